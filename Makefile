@@ -1,0 +1,68 @@
+# rmapbench. One target per thing a person wants to do; `make help` lists them.
+CC      ?= cc
+CSTD    := -std=c11 -D_GNU_SOURCE
+# snprintf into fixed buffers truncates by design (paths, reasons): that one
+# warning is off, everything else in -Wall -Wextra is an error.
+WARN    := -Wall -Wextra -Werror -Wno-format-truncation
+CFLAGS  ?= -O2 -g
+REV     := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
+ALLCFLAGS = $(CSTD) $(WARN) $(CFLAGS) -Iworkloads -Iharness -Idb -Ibuild/gen -DRMAPBENCH_REV='"$(REV)"'
+SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+B       := build
+
+LOAD_SRC    := $(wildcard workloads/*.c)
+DB_SRC      := db/db.c
+HARNESS_LIB := $(filter-out harness/main.c,$(wildcard harness/*.c)) $(DB_SRC)
+HARNESS_SRC := harness/main.c $(HARNESS_LIB) $(filter-out workloads/main.c,$(LOAD_SRC))
+MIGRATIONS  := db/schema.sql $(sort $(wildcard db/migrations/*.sql))
+LIBS        := -lsqlite3 -lpfm -lm -pthread
+
+.PHONY: all deps test test-unit test-integration check-10k clean help
+
+all: $(B)/rmapbench $(B)/rmapbench-load
+
+help:
+	@echo "make              build the CLI and the static workload binary"
+	@echo "make deps         install missing Debian packages (or say which)"
+	@echo "make test         every test, ending in 'N passed, N failed'"
+	@echo "make check-10k    a 10,000-user aim7 point, then check nothing is left"
+	@echo "make clean        remove build/"
+
+deps:
+	@scripts/deps.sh
+
+$(B)/gen/migrations.h: $(MIGRATIONS) scripts/embed-sql.sh
+	@mkdir -p $(@D)
+	scripts/embed-sql.sh $(MIGRATIONS) > $@
+
+$(B)/rmapbench-load: $(LOAD_SRC) workloads/*.h
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) -static -o $@ $(LOAD_SRC) -lm
+
+$(B)/rmapbench: $(HARNESS_SRC) harness/*.h db/*.h $(B)/gen/migrations.h
+	$(CC) $(ALLCFLAGS) -o $@ $(HARNESS_SRC) $(LIBS)
+
+# The same sources under ASan+UBSan, for the tests.
+$(B)/asan/rmapbench: $(HARNESS_SRC) harness/*.h db/*.h $(B)/gen/migrations.h
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) $(SAN) -o $@ $(HARNESS_SRC) $(LIBS)
+
+$(B)/asan/rmapbench-load: $(LOAD_SRC) workloads/*.h
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) $(SAN) -o $@ $(LOAD_SRC) -lm
+
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
+
+$(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(HARNESS_LIB) $(filter-out workloads/main.c,$(LOAD_SRC)) harness/*.h db/*.h $(B)/gen/migrations.h
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) $(SAN) -Itests/unit -o $@ $< $(HARNESS_LIB) $(filter-out workloads/main.c,$(LOAD_SRC)) $(LIBS)
+
+test: deps all $(B)/asan/rmapbench $(B)/asan/rmapbench-load $(UNIT_BIN)
+	@tests/run-all.sh $(UNIT_BIN)
+
+check-10k: all
+	@tests/check-10k.sh
+
+clean:
+	rm -rf $(B)

@@ -1,0 +1,299 @@
+#include "db.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "migrations.h"
+
+int db_latest_version(void)
+{
+	return (int)ARRAY_SIZE(migrations);
+}
+
+static int fail(struct db *db, char *err, size_t errlen, const char *what)
+{
+	int code = db->h ? sqlite3_extended_errcode(db->h) & 0xff : SQLITE_CANTOPEN;
+	const char *msg = db->h ? sqlite3_errmsg(db->h) : "out of memory";
+	if (code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_IOERR ||
+	    code == SQLITE_PERM)
+		snprintf(err, errlen, "%s: %s: %s (is its directory read-only or full?)", db->path, what, msg);
+	else if (code == SQLITE_NOTADB)
+		snprintf(err, errlen, "%s: not an SQLite database", db->path);
+	else
+		snprintf(err, errlen, "%s: %s: %s", db->path, what, msg);
+	return -1;
+}
+
+/* Refuses a file that is not SQLite before SQLite touches it: opening such
+ * a file in WAL mode must not be allowed to write anything beside it. */
+static int looks_like_sqlite(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : (snprintf(err, errlen, "%s: %s", path, strerror(errno)), -1);
+	char head[16];
+	ssize_t n = read(fd, head, sizeof(head));
+	close(fd);
+	if (n == 0)
+		return 0;
+	if (n != 16 || memcmp(head, "SQLite format 3", 16)) {
+		snprintf(err, errlen, "%s: not an SQLite database", path);
+		return -1;
+	}
+	return 0;
+}
+
+int db_version(struct db *db)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+	if (sqlite3_prepare_v2(db->h, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static int migrate(struct db *db, int upto, char *err, size_t errlen)
+{
+	int v = db_version(db);
+	if (v < 0)
+		return fail(db, err, errlen, "reading schema version");
+	if (v > db_latest_version()) {
+		snprintf(err, errlen, "%s: schema version %d is newer than this rmapbench knows (%d)", db->path, v,
+			 db_latest_version());
+		return -1;
+	}
+	for (size_t i = (size_t)v; i < ARRAY_SIZE(migrations) && (upto <= 0 || migrations[i].version <= upto); i++) {
+		char pragma[64], what[128];
+		snprintf(what, sizeof(what), "migrating to version %d (%s)", migrations[i].version, migrations[i].name);
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", migrations[i].version);
+		if (sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+			return fail(db, err, errlen, what);
+		if (sqlite3_exec(db->h, migrations[i].sql, NULL, NULL, NULL) != SQLITE_OK ||
+		    sqlite3_exec(db->h, pragma, NULL, NULL, NULL) != SQLITE_OK) {
+			fail(db, err, errlen, what);
+			sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+			return -1;
+		}
+		if (sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+			return fail(db, err, errlen, what);
+	}
+	return 0;
+}
+
+int db_open_upto(const char *path, int upto, struct db *db, char *err, size_t errlen)
+{
+	memset(db, 0, sizeof(*db));
+	snprintf(db->path, sizeof(db->path), "%s", path);
+	if (looks_like_sqlite(path, err, errlen) < 0)
+		return -1;
+	char dir[1024];
+	snprintf(dir, sizeof(dir), "%s", path);
+	if (rb_mkdir_p(dirname(dir)) < 0) {
+		snprintf(err, errlen, "%s: cannot create its directory: %s", path, strerror(errno));
+		return -1;
+	}
+	if (sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		fail(db, err, errlen, "cannot open");
+		db_close(db);
+		return -1;
+	}
+	sqlite3_busy_timeout(db->h, 5000);
+	sqlite3_stmt *st;
+	int ok = sqlite3_prepare_v2(db->h, "PRAGMA journal_mode = WAL", -1, &st, NULL) == SQLITE_OK &&
+		 sqlite3_step(st) == SQLITE_ROW &&
+		 !strcmp((const char *)sqlite3_column_text(st, 0), "wal");
+	sqlite3_finalize(st);
+	if (!ok) {
+		fail(db, err, errlen, "cannot switch to WAL");
+		db_close(db);
+		return -1;
+	}
+	sqlite3_exec(db->h, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+	if (migrate(db, upto, err, errlen) < 0) {
+		db_close(db);
+		return -1;
+	}
+	if (upto <= 0)
+		db_reap_stale_runs(db);
+	return 0;
+}
+
+int db_open(const char *path, struct db *db, char *err, size_t errlen)
+{
+	return db_open_upto(path, 0, db, err, errlen);
+}
+
+void db_close(struct db *db)
+{
+	if (db->h)
+		sqlite3_close(db->h);
+	db->h = NULL;
+}
+
+int db_reap_stale_runs(struct db *db)
+{
+	sqlite3_stmt *st;
+	int n = 0;
+	char host[256] = "";
+	gethostname(host, sizeof(host) - 1);
+	if (sqlite3_prepare_v2(db->h, "SELECT id, pid, pid_start, host FROM runs WHERE status = 'running'", -1, &st,
+			       NULL) != SQLITE_OK)
+		return 0;
+	int64_t ids[256];
+	int nids = 0;
+	while (sqlite3_step(st) == SQLITE_ROW && nids < 256) {
+		const char *start = (const char *)sqlite3_column_text(st, 2);
+		const char *rhost = (const char *)sqlite3_column_text(st, 3);
+		int pid = sqlite3_column_int(st, 1);
+		/* a run of another host is left alone: we cannot see its process */
+		if (rhost && strcmp(rhost, host))
+			continue;
+		if (!rb_process_alive(pid, start))
+			ids[nids++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	for (int i = 0; i < nids; i++) {
+		char sql[512];
+		snprintf(sql, sizeof(sql),
+			 "UPDATE runs SET status = 'aborted', note = 'its process died while running; found by a "
+			 "later open', ended_at = COALESCE((SELECT max(ended_at) FROM points WHERE run_id = %lld), "
+			 "started_at) WHERE id = %lld AND status = 'running'",
+			 (long long)ids[i], (long long)ids[i]);
+		if (sqlite3_exec(db->h, sql, NULL, NULL, NULL) == SQLITE_OK)
+			n++;
+	}
+	return n;
+}
+
+int db_run_begin(struct db *db, const struct run_meta *m, int64_t *run_id, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	char now[32], start[32] = "";
+	rb_utc_now(now, sizeof(now));
+	rb_process_starttime(getpid(), start, sizeof(start));
+	const char *sql = "INSERT INTO runs (revision, host, kernel_release, kernel_config_hash, target, variant, "
+			  "config_name, config_text, started_at, status, pid, pid_start) "
+			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)";
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return fail(db, err, errlen, "recording the run");
+	const char *vals[] = { m->revision, m->host, m->kernel_release, m->kernel_config_hash, m->target,
+			       m->variant, m->config_name, m->config_text, now };
+	for (int i = 0; i < (int)ARRAY_SIZE(vals); i++)
+		sqlite3_bind_text(st, i + 1, vals[i], -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 10, getpid());
+	sqlite3_bind_text(st, 11, start, -1, SQLITE_TRANSIENT);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return fail(db, err, errlen, "recording the run");
+	*run_id = sqlite3_last_insert_rowid(db->h);
+	return 0;
+}
+
+int db_run_end(struct db *db, int64_t run_id, const char *status, const char *note)
+{
+	sqlite3_stmt *st;
+	char now[32];
+	rb_utc_now(now, sizeof(now));
+	if (sqlite3_prepare_v2(db->h, "UPDATE runs SET status = ?, ended_at = ?, note = ? WHERE id = ?", -1, &st,
+			       NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, status, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, now, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, note, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 4, run_id);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int exec_bound(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int db_point_record(struct db *db, int64_t run_id, const struct point_rec *p, const struct sample_set *s,
+		    int64_t *point_id, char *err, size_t errlen)
+{
+	sqlite3_stmt *pt = NULL, *res = NULL, *un = NULL, *at = NULL;
+	int rc = -1;
+	if (sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return fail(db, err, errlen, "recording a point");
+	if (sqlite3_prepare_v2(db->h,
+			       "INSERT INTO points (run_id, seq, workload, users, repetition, params, status, error, "
+			       "started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       -1, &pt, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db->h,
+			       "INSERT INTO results (run_id, point_id, repetition, metric, value, unit) "
+			       "VALUES (?, ?, ?, ?, ?, ?)",
+			       -1, &res, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db->h, "INSERT INTO unavailable (run_id, point_id, metric, reason) VALUES (?, ?, ?, ?)",
+			       -1, &un, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db->h, "INSERT OR REPLACE INTO point_attrs (point_id, key, value) VALUES (?, ?, ?)", -1,
+			       &at, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(pt, 1, run_id);
+	sqlite3_bind_int(pt, 2, p->seq);
+	sqlite3_bind_text(pt, 3, p->workload, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(pt, 4, p->users);
+	sqlite3_bind_int(pt, 5, p->repetition);
+	sqlite3_bind_text(pt, 6, p->params, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(pt, 7, p->status, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(pt, 8, p->error, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(pt, 9, p->started_at, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(pt, 10, p->ended_at, -1, SQLITE_TRANSIENT);
+	if (exec_bound(pt) < 0)
+		goto out;
+	int64_t pid = sqlite3_last_insert_rowid(db->h);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct sample *x = &s->v[i];
+		sqlite3_stmt *q = x->unavailable ? un : res;
+		sqlite3_bind_int64(q, 1, run_id);
+		sqlite3_bind_int64(q, 2, pid);
+		if (x->unavailable) {
+			sqlite3_bind_text(q, 3, x->metric, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_text(q, 4, x->reason, -1, SQLITE_TRANSIENT);
+		} else {
+			sqlite3_bind_int(q, 3, p->repetition);
+			sqlite3_bind_text(q, 4, x->metric, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_double(q, 5, x->value);
+			sqlite3_bind_text(q, 6, x->unit, -1, SQLITE_TRANSIENT);
+		}
+		if (exec_bound(q) < 0)
+			goto out;
+	}
+	for (size_t i = 0; i < s->nattrs; i++) {
+		sqlite3_bind_int64(at, 1, pid);
+		sqlite3_bind_text(at, 2, s->attrs[i].key, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(at, 3, s->attrs[i].value, -1, SQLITE_TRANSIENT);
+		if (exec_bound(at) < 0)
+			goto out;
+	}
+	if (sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		goto out;
+	if (point_id)
+		*point_id = pid;
+	rc = 0;
+out:
+	if (rc < 0) {
+		fail(db, err, errlen, "recording a point");
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+	}
+	sqlite3_finalize(pt);
+	sqlite3_finalize(res);
+	sqlite3_finalize(un);
+	sqlite3_finalize(at);
+	return rc;
+}

@@ -1,0 +1,50 @@
+/* The results database: open (creating and migrating), record runs and
+ * points. A point is written in one transaction, so a run killed at any
+ * instant leaves whole points; its run row stays 'running' until the next
+ * open finds its process gone and marks it 'aborted'. */
+#ifndef RMAPBENCH_DB_H
+#define RMAPBENCH_DB_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sample.h"
+
+struct run_meta {
+	const char *revision, *host, *kernel_release, *kernel_config_hash;
+	const char *target, *variant, *config_name, *config_text;
+};
+
+struct point_rec {
+	int seq;
+	const char *workload;
+	long users;
+	int repetition;
+	const char *params;
+	const char *status; /* done | failed | aborted */
+	const char *error;
+	const char *started_at, *ended_at;
+};
+
+struct db {
+	sqlite3 *h;
+	char path[1024];
+};
+
+int db_latest_version(void);
+/* Opens or creates PATH, migrating it to the latest version (or only up to
+ * `upto` when > 0, for tests). Errors name the file. */
+int db_open(const char *path, struct db *db, char *err, size_t errlen);
+int db_open_upto(const char *path, int upto, struct db *db, char *err, size_t errlen);
+void db_close(struct db *db);
+int db_version(struct db *db);
+
+int db_run_begin(struct db *db, const struct run_meta *m, int64_t *run_id, char *err, size_t errlen);
+int db_run_end(struct db *db, int64_t run_id, const char *status, const char *note);
+int db_point_record(struct db *db, int64_t run_id, const struct point_rec *p, const struct sample_set *s,
+		    int64_t *point_id, char *err, size_t errlen);
+/* Marks runs whose process is gone as aborted; returns how many. */
+int db_reap_stale_runs(struct db *db);
+
+#endif

@@ -1,0 +1,47 @@
+/* Suites: `key = value` lines, '#' comments. Errors are "FILE:LINE: msg".
+ * Harness keys are listed in config.c; any workload parameter (see
+ * workloads/params.c) may be set too and is passed to every point. */
+#ifndef RMAPBENCH_CONFIG_H
+#define RMAPBENCH_CONFIG_H
+
+#include <stddef.h>
+
+#define CFG_MAX_LIST 64
+#define CFG_MAX_PARAMS 32
+
+struct config {
+	char path[1024];
+	char name[64];
+	char description[256];
+	char target[16];
+	char workloads[8][32];
+	int n_workloads;
+	long users[CFG_MAX_LIST];
+	int n_users;
+	int repetitions;
+	long mem_limit_mib;   /* 0: half of MemTotal */
+	long pids_max;        /* 0: 2 x users + 64, capped below pid_max */
+	long swap_mib;        /* > 0: a swap file for the run, undone after */
+	char stress_ng[256];  /* companion stress-ng arguments, "" for none */
+	char collectors[8][16];
+	int n_collectors;
+	char pfm_events[16][48];
+	int n_pfm_events;
+	double point_timeout_s;
+	double cooldown_s;
+	char params[CFG_MAX_PARAMS][2][64]; /* workload key, value */
+	int n_params;
+	char *text;           /* the config as read, plus any --set lines */
+};
+
+void config_defaults(struct config *c);
+/* 0 or -1 with "file:line: message" in err. */
+int config_load(struct config *c, const char *path, char *err, size_t errlen);
+int config_parse_text(struct config *c, const char *origin, const char *text, char *err, size_t errlen);
+/* Applies "KEY=VALUE" from --set; err names the flag. */
+int config_set(struct config *c, const char *kv, char *err, size_t errlen);
+int config_has_collector(const struct config *c, const char *name);
+const char *config_param(const struct config *c, const char *key);
+void config_free(struct config *c);
+
+#endif

@@ -1,0 +1,225 @@
+/* `rmapbench run CONFIG`: plans the matrix (repetition-major, so that a
+ * drift over the run does not line up with one users count), runs each
+ * point, records it in one transaction, and ends with the plots and the
+ * report. Exit status: 0 done, 1 failed (a point or the setup), 130 aborted.
+ */
+#include "commands.h"
+#include "db.h"
+#include "point.h"
+#include "progress.h"
+#include "report.h"
+#include "sandbox.h"
+#include "signals.h"
+#include "swap.h"
+#include "util.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#ifndef RMAPBENCH_REV
+#define RMAPBENCH_REV "unknown"
+#endif
+
+static int load_path(char *buf, size_t len)
+{
+	const char *env = getenv("RMAPBENCH_LOAD");
+	if (env && *env) {
+		snprintf(buf, len, "%s", env);
+	} else {
+		char self[PATH_MAX];
+		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		if (n < 0)
+			return -1;
+		self[n] = 0;
+		snprintf(buf, len, "%s/rmapbench-load", dirname(self));
+	}
+	return access(buf, X_OK);
+}
+
+/* A hash of the running kernel's config, where it can be read. */
+static void kernel_config_hash(const char *release, char *buf, size_t len)
+{
+	char path[300];
+	FILE *f = NULL;
+	int is_pipe = 0;
+	if (access("/proc/config.gz", R_OK) == 0) {
+		f = popen("gzip -dc /proc/config.gz 2>/dev/null", "r");
+		is_pipe = 1;
+	} else {
+		snprintf(path, sizeof(path), "/boot/config-%s", release);
+		f = fopen(path, "r");
+	}
+	buf[0] = 0;
+	if (!f)
+		return;
+	uint64_t h = 1469598103934665603ull;
+	size_t total = 0;
+	char chunk[8192];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		for (size_t i = 0; i < n; i++) {
+			h ^= (unsigned char)chunk[i];
+			h *= 1099511628211ull;
+		}
+		total += n;
+	}
+	if (is_pipe)
+		pclose(f);
+	else
+		fclose(f);
+	if (total)
+		snprintf(buf, len, "fnv1a64:%016llx", (unsigned long long)h);
+}
+
+static int needs_stress_ng(const struct config *cfg)
+{
+	if (cfg->stress_ng[0])
+		return 1;
+	for (int i = 0; i < cfg->n_workloads; i++)
+		if (!strcmp(cfg->workloads[i], "stress-ng-fork"))
+			return 1;
+	return 0;
+}
+
+static void summary_line(const struct point_spec *ps, const struct point_out *po, int total)
+{
+	const struct sample *jpm = ss_find(&po->ss, "jobs_per_min");
+	const struct sample *fps = ss_find(&po->ss, "forks_per_s");
+	const struct sample *sys = ss_find(&po->ss, "sys_pct");
+	const struct sample *lock = ss_find(&po->ss, "lock_contentions");
+	fprintf(stderr, "[%d/%d] %s users=%ld rep=%d: %s", ps->seq, total, ps->workload, ps->users, ps->repetition,
+		po->status);
+	if (jpm && !jpm->unavailable)
+		fprintf(stderr, " jobs_per_min=%.0f", jpm->value);
+	if (fps && !fps->unavailable)
+		fprintf(stderr, " forks_per_s=%.0f", fps->value);
+	if (sys && !sys->unavailable)
+		fprintf(stderr, " sys_pct=%.1f", sys->value);
+	if (lock && !lock->unavailable)
+		fprintf(stderr, " lock_contentions=%.0f", lock->value);
+	if (po->error[0])
+		fprintf(stderr, " (%.200s)", po->error);
+	fputc('\n', stderr);
+}
+
+int cmd_run(struct config *cfg, const char *db_path)
+{
+	char load[PATH_MAX], err[1200];
+	if (load_path(load, sizeof(load)) < 0) {
+		rb_error("workload binary %s is missing or not executable (run 'make')", load);
+		return 1;
+	}
+	if (needs_stress_ng(cfg) && !rb_have_program("stress-ng")) {
+		rb_error("%s: needs stress-ng, which is not installed (scripts/deps.sh installs it)", cfg->path);
+		return 1;
+	}
+	struct db db;
+	if (db_open(db_path, &db, err, sizeof(err)) < 0) {
+		rb_error("%s", err);
+		return 1;
+	}
+	rb_signals_install();
+	sandbox_reap_stale();
+	char tmp[PATH_MAX], dbdir[PATH_MAX];
+	snprintf(tmp, sizeof(tmp), "%s", db_path);
+	snprintf(dbdir, sizeof(dbdir), "%s", dirname(tmp));
+	swap_reap_stale(dbdir);
+
+	struct utsname u;
+	uname(&u);
+	char host[256] = "", cfghash[64];
+	gethostname(host, sizeof(host) - 1);
+	kernel_config_hash(u.release, cfghash, sizeof(cfghash));
+	struct run_meta m = {
+		.revision = RMAPBENCH_REV,
+		.host = host,
+		.kernel_release = u.release,
+		.kernel_config_hash = cfghash[0] ? cfghash : NULL,
+		.target = cfg->target,
+		.variant = NULL,
+		.config_name = cfg->name[0] ? cfg->name : "unnamed",
+		.config_text = cfg->text ? cfg->text : "",
+	};
+	int64_t run_id;
+	if (db_run_begin(&db, &m, &run_id, err, sizeof(err)) < 0) {
+		rb_error("%s", err);
+		db_close(&db);
+		return 1;
+	}
+	char rundir[PATH_MAX];
+	snprintf(rundir, sizeof(rundir), "%s/run-%lld", dbdir, (long long)run_id);
+	if (rb_mkdir_p(rundir) < 0) {
+		rb_error("results directory %s: %s", rundir, strerror(errno));
+		db_run_end(&db, run_id, "failed", "cannot create the run's directory");
+		db_close(&db);
+		return 1;
+	}
+
+	char swappath[1100] = "";
+	if (cfg->swap_mib > 0 && swap_enable(dbdir, cfg->swap_mib, swappath, sizeof(swappath), err, sizeof(err)) < 0) {
+		rb_error("%s", err);
+		db_run_end(&db, run_id, "failed", err);
+		db_close(&db);
+		return 1;
+	}
+
+	int total = cfg->repetitions * cfg->n_workloads * cfg->n_users, seq = 0, failed = 0, recorded = 0;
+	struct progress pg;
+	progress_init(&pg, total);
+	struct point_env env = { .cfg = cfg, .load_path = load, .log_dir = rundir, .pg = &pg };
+	const char *status = "done";
+	char note[300] = "";
+	for (int rep = 1; rep <= cfg->repetitions && !rb_interrupted; rep++) {
+		for (int w = 0; w < cfg->n_workloads && !rb_interrupted; w++) {
+			for (int u = 0; u < cfg->n_users && !rb_interrupted; u++) {
+				struct point_spec ps = { ++seq, cfg->workloads[w], cfg->users[u], rep };
+				struct point_out po;
+				progress_point(&pg, seq, "%s users=%ld rep %d/%d", ps.workload, ps.users, rep,
+					       cfg->repetitions);
+				point_run(&env, &ps, &po);
+				progress_done(&pg);
+				summary_line(&ps, &po, total);
+				struct point_rec pr = { seq, ps.workload, ps.users, rep, po.params, po.status,
+							po.error[0] ? po.error : NULL, po.started, po.ended };
+				if (db_point_record(&db, run_id, &pr, &po.ss, NULL, err, sizeof(err)) < 0) {
+					rb_error("%s", err);
+					ss_free(&po.ss);
+					swap_disable(swappath);
+					db_run_end(&db, run_id, "failed", "recording a point failed");
+					db_close(&db);
+					return 1;
+				}
+				recorded++;
+				failed += strcmp(po.status, "done") != 0 && strcmp(po.status, "aborted") != 0;
+				ss_free(&po.ss);
+				if (cfg->cooldown_s > 0 && !rb_interrupted)
+					usleep((useconds_t)(cfg->cooldown_s * 1e6));
+			}
+		}
+	}
+	swap_disable(swappath);
+	if (rb_interrupted) {
+		status = "aborted";
+		snprintf(note, sizeof(note), "interrupted after %d of %d points", recorded, total);
+	} else if (failed) {
+		status = "failed";
+		snprintf(note, sizeof(note), "%d of %d points failed", failed, total);
+	}
+	db_run_end(&db, run_id, status, note[0] ? note : NULL);
+
+	char report[PATH_MAX + 32] = "";
+	if (report_generate(&db, run_id, rundir, report, sizeof(report)) < 0)
+		rb_warn("the report for run %lld is incomplete (see above)", (long long)run_id);
+	db_close(&db);
+	printf("run %lld: %s%s%s\n", (long long)run_id, status, note[0] ? ": " : "", note);
+	printf("database: %s\n", db_path);
+	if (report[0])
+		printf("report: %s\n", report);
+	return !strcmp(status, "done") ? 0 : !strcmp(status, "aborted") ? 130 : 1;
+}

@@ -1,0 +1,305 @@
+/* The run's figures (gnuplot, PNG and SVG) and its one-page HTML report. */
+#include "report.h"
+#include "util.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const struct figure {
+	const char *metric, *title;
+} figures[] = {
+	{ "jobs_per_min", "jobs per minute against users" },
+	{ "sys_pct", "system time against users" },
+	{ "lock_contentions", "lock contentions against users" },
+};
+
+static int plots_dir(char *buf, size_t len)
+{
+	const char *env = getenv("RMAPBENCH_PLOTS");
+	if (env && *env) {
+		snprintf(buf, len, "%s", env);
+	} else {
+		char self[PATH_MAX];
+		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		if (n < 0)
+			return -1;
+		self[n] = 0;
+		snprintf(buf, len, "%s/../plots", dirname(self));
+	}
+	return access(buf, R_OK);
+}
+
+/* Writes DIR/METRIC.tsv: one block per workload; returns the workload
+ * names in block order, the users range, and how many rows. */
+static int write_data(struct db *db, int64_t run, const char *metric, const char *path, char *names, size_t nlen,
+		      long *umin, long *umax)
+{
+	sqlite3_stmt *st;
+	const char *sql = "SELECT p.workload, p.users, avg(r.value), min(r.value), max(r.value), count(*) "
+			  "FROM results r JOIN points p ON p.id = r.point_id "
+			  "WHERE r.run_id = ? AND r.metric = ? AND p.status = 'done' "
+			  "GROUP BY p.workload, p.users ORDER BY p.workload, p.users";
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_text(st, 2, metric, -1, SQLITE_STATIC);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		sqlite3_finalize(st);
+		return -1;
+	}
+	fprintf(f, "# users mean min max n (%s)\n", metric);
+	char prev[64] = "";
+	int rows = 0;
+	names[0] = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *w = (const char *)sqlite3_column_text(st, 0);
+		long users = sqlite3_column_int64(st, 1);
+		if (strcmp(prev, w)) {
+			if (prev[0])
+				fputs("\n\n", f);
+			snprintf(prev, sizeof(prev), "%s", w);
+			size_t used = strlen(names);
+			snprintf(names + used, nlen - used, "%s%s", used ? " " : "", w);
+		}
+		fprintf(f, "%ld\t%.6g\t%.6g\t%.6g\t%d\n", users, sqlite3_column_double(st, 2),
+			sqlite3_column_double(st, 3), sqlite3_column_double(st, 4), sqlite3_column_int(st, 5));
+		if (!rows || users < *umin)
+			*umin = users;
+		if (!rows || users > *umax)
+			*umax = users;
+		rows++;
+	}
+	sqlite3_finalize(st);
+	fclose(f);
+	return rows;
+}
+
+static void unavailable_reason(struct db *db, int64_t run, const char *metric, char *buf, size_t len)
+{
+	sqlite3_stmt *st;
+	buf[0] = 0;
+	if (sqlite3_prepare_v2(db->h, "SELECT reason FROM unavailable WHERE run_id = ? AND metric = ? LIMIT 1", -1,
+			       &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_text(st, 2, metric, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (!buf[0])
+		snprintf(buf, len, "no completed point measured it");
+}
+
+/* gnuplot strings are single-quoted: drop quotes from what we pass in. */
+static void gp_quote(char *dst, size_t len, const char *src)
+{
+	size_t j = 0;
+	for (size_t i = 0; src[i] && j + 1 < len; i++)
+		dst[j++] = src[i] == '\'' ? '"' : src[i];
+	dst[j] = 0;
+}
+
+static int gnuplot(const char *plotdir, const char *script, const char *data, const char *out, const char *fmt,
+		   const char *names, const char *title, int logx, const char *unavail)
+{
+	char expr[4096], q[1024];
+	gp_quote(q, sizeof(q), unavail);
+	snprintf(expr, sizeof(expr),
+		 "plotdir='%s'; datafile='%s'; outfile='%s'; fmt='%s'; names='%s'; title='%s'; logx=%d; unavail='%s'",
+		 plotdir, data, out, fmt, names, title, logx, q);
+	char path[PATH_MAX + 64];
+	snprintf(path, sizeof(path), "%s/%s.gp", plotdir, script);
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execlp("gnuplot", "gnuplot", "-e", expr, path, (char *)NULL);
+		_exit(127);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+static void html_escape(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static void html_meta(FILE *f, struct db *db, int64_t run, char *status, size_t slen)
+{
+	sqlite3_stmt *st;
+	const char *cols[] = { "id", "config_name", "status", "note", "target", "variant", "host", "kernel_release",
+			       "kernel_config_hash", "revision", "started_at", "ended_at" };
+	char sql[512];
+	snprintf(sql, sizeof(sql),
+		 "SELECT id, config_name, status, note, target, variant, host, kernel_release, kernel_config_hash, "
+		 "revision, started_at, ended_at, config_text FROM runs WHERE id = %lld",
+		 (long long)run);
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		snprintf(status, slen, "%s", (const char *)sqlite3_column_text(st, 2));
+		fprintf(f, "<h1>rmapbench run %lld: ", (long long)run);
+		html_escape(f, (const char *)sqlite3_column_text(st, 1));
+		fputs("</h1>\n<table class=meta>\n", f);
+		for (int i = 0; i < (int)ARRAY_SIZE(cols); i++) {
+			fprintf(f, "<tr><th>%s</th><td>", cols[i]);
+			const char *v = (const char *)sqlite3_column_text(st, i);
+			html_escape(f, v ? v : "(none)");
+			fputs("</td></tr>\n", f);
+		}
+		fputs("</table>\n<details><summary>config</summary><pre>", f);
+		html_escape(f, (const char *)sqlite3_column_text(st, 12));
+		fputs("</pre></details>\n", f);
+	}
+	sqlite3_finalize(st);
+}
+
+static void html_points(FILE *f, struct db *db, int64_t run)
+{
+	sqlite3_stmt *st;
+	const char *sql =
+		"SELECT p.workload, p.users, count(DISTINCT p.id), sum(p.status = 'done'), "
+		"(SELECT avg(value) FROM results r JOIN points q ON q.id = r.point_id WHERE r.run_id = p.run_id AND "
+		" q.workload = p.workload AND q.users = p.users AND r.metric = 'jobs_per_min'), "
+		"(SELECT avg(value) FROM results r JOIN points q ON q.id = r.point_id WHERE r.run_id = p.run_id AND "
+		" q.workload = p.workload AND q.users = p.users AND r.metric = 'forks_per_s'), "
+		"(SELECT avg(value) FROM results r JOIN points q ON q.id = r.point_id WHERE r.run_id = p.run_id AND "
+		" q.workload = p.workload AND q.users = p.users AND r.metric = 'sys_pct'), "
+		"(SELECT avg(value) FROM results r JOIN points q ON q.id = r.point_id WHERE r.run_id = p.run_id AND "
+		" q.workload = p.workload AND q.users = p.users AND r.metric = 'lock_contentions'), "
+		"(SELECT avg(value) FROM results r JOIN points q ON q.id = r.point_id WHERE r.run_id = p.run_id AND "
+		" q.workload = p.workload AND q.users = p.users AND r.metric = 'wall_s') "
+		"FROM points p WHERE p.run_id = ? GROUP BY p.workload, p.users ORDER BY p.workload, p.users";
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(st, 1, run);
+	fputs("<h2>Points (means over repetitions)</h2>\n<table><tr><th>workload</th><th>users</th><th>done/reps</th>"
+	      "<th>jobs/min</th><th>forks/s</th><th>sys %</th><th>lock contentions</th><th>wall s</th></tr>\n",
+	      f);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		fputs("<tr><td>", f);
+		html_escape(f, (const char *)sqlite3_column_text(st, 0));
+		fprintf(f, "</td><td>%lld</td><td>%d/%d</td>", (long long)sqlite3_column_int64(st, 1),
+			sqlite3_column_int(st, 3), sqlite3_column_int(st, 2));
+		for (int c = 4; c <= 8; c++) {
+			if (sqlite3_column_type(st, c) == SQLITE_NULL)
+				fputs("<td class=na>n/a</td>", f);
+			else
+				fprintf(f, "<td>%.4g</td>", sqlite3_column_double(st, c));
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	sqlite3_finalize(st);
+}
+
+static void html_unavailable(FILE *f, struct db *db, int64_t run)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db->h,
+			       "SELECT metric, reason, count(*) FROM unavailable WHERE run_id = ? "
+			       "GROUP BY metric, reason ORDER BY metric",
+			       -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(st, 1, run);
+	fputs("<h2>Not measured on this machine</h2>\n<table><tr><th>metric</th><th>reason</th><th>points</th></tr>\n",
+	      f);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		fputs("<tr><td>", f);
+		html_escape(f, (const char *)sqlite3_column_text(st, 0));
+		fputs("</td><td>", f);
+		html_escape(f, (const char *)sqlite3_column_text(st, 1));
+		fprintf(f, "</td><td>%d</td></tr>\n", sqlite3_column_int(st, 2));
+	}
+	fputs("</table>\n", f);
+	sqlite3_finalize(st);
+}
+
+int report_generate(struct db *db, int64_t run, const char *dir, char *path, size_t plen)
+{
+	char plotdir[PATH_MAX];
+	int ok = 0, have_gnuplot = rb_have_program("gnuplot");
+	if (plots_dir(plotdir, sizeof(plotdir)) < 0) {
+		rb_warn("gnuplot scripts not found at %s", plotdir);
+		have_gnuplot = 0;
+	}
+	if (!have_gnuplot)
+		rb_warn("gnuplot is not installed: the report has no figures (scripts/deps.sh installs it)");
+	char fig_ok[ARRAY_SIZE(figures)];
+	for (size_t i = 0; i < ARRAY_SIZE(figures); i++) {
+		char data[PATH_MAX], out[PATH_MAX], names[512], unavail[300] = "";
+		long umin = 0, umax = 0;
+		fig_ok[i] = 0;
+		snprintf(data, sizeof(data), "%s/%s.tsv", dir, figures[i].metric);
+		snprintf(out, sizeof(out), "%s/%s", dir, figures[i].metric);
+		int rows = write_data(db, run, figures[i].metric, data, names, sizeof(names), &umin, &umax);
+		if (rows < 0) {
+			rb_warn("%s: %s", data, strerror(errno));
+			ok = -1;
+			continue;
+		}
+		if (!rows) {
+			unavailable_reason(db, run, figures[i].metric, unavail, sizeof(unavail));
+			snprintf(names, sizeof(names), "none");
+		}
+		if (!have_gnuplot)
+			continue;
+		int logx = umin > 0 && umax / umin >= 20;
+		if (gnuplot(plotdir, figures[i].metric, data, out, "png", names, figures[i].title, logx, unavail) < 0 ||
+		    gnuplot(plotdir, figures[i].metric, data, out, "svg", names, figures[i].title, logx, unavail) < 0) {
+			rb_warn("gnuplot failed on %s", data);
+			ok = -1;
+			continue;
+		}
+		fig_ok[i] = 1;
+	}
+	snprintf(path, plen, "%s/report.html", dir);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		rb_warn("%s: %s", path, strerror(errno));
+		path[0] = 0;
+		return -1;
+	}
+	char status[32] = "";
+	fputs("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>rmapbench report</title>\n"
+	      "<style>body{font-family:sans-serif;max-width:1000px;margin:2em auto;color:#222}"
+	      "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
+	      "text-align:left}th{background:#f3f3f3}.na{color:#999}img{max-width:100%;border:1px solid #eee}"
+	      "</style></head><body>\n",
+	      f);
+	html_meta(f, db, run, status, sizeof(status));
+	fputs("<h2>Figures</h2>\n", f);
+	for (size_t i = 0; i < ARRAY_SIZE(figures); i++) {
+		if (fig_ok[i])
+			fprintf(f, "<figure><img src=\"%s.svg\" alt=\"%s\"><figcaption>%s (<a href=\"%s.png\">PNG</a>, "
+				   "<a href=\"%s.tsv\">data</a>)</figcaption></figure>\n",
+				figures[i].metric, figures[i].title, figures[i].title, figures[i].metric,
+				figures[i].metric);
+		else
+			fprintf(f, "<p>%s: no figure (gnuplot missing or failed)</p>\n", figures[i].title);
+	}
+	html_points(f, db, run);
+	html_unavailable(f, db, run);
+	fputs("</body></html>\n", f);
+	fclose(f);
+	return ok;
+}

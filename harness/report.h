@@ -1,0 +1,13 @@
+#ifndef RMAPBENCH_REPORT_H
+#define RMAPBENCH_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db.h"
+
+/* Writes the figures and DIR/report.html; its path into PATH. -1 when a
+ * figure could not be made (the report is still written, saying so). */
+int report_generate(struct db *db, int64_t run, const char *dir, char *path, size_t plen);
+
+#endif

@@ -1,0 +1,95 @@
+#include "sample.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct sample *grow(struct sample_set *s)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 32;
+		struct sample *v = realloc(s->v, cap * sizeof(*v));
+		if (!v)
+			abort();
+		s->v = v;
+		s->cap = cap;
+	}
+	struct sample *x = &s->v[s->n++];
+	memset(x, 0, sizeof(*x));
+	return x;
+}
+
+void ss_add(struct sample_set *s, const char *metric, double value, const char *unit)
+{
+	struct sample *x = grow(s);
+	snprintf(x->metric, sizeof(x->metric), "%s", metric);
+	snprintf(x->unit, sizeof(x->unit), "%s", unit);
+	x->value = value;
+}
+
+void ss_unavailable(struct sample_set *s, const char *metric, const char *fmt, ...)
+{
+	struct sample *x = grow(s);
+	va_list ap;
+	snprintf(x->metric, sizeof(x->metric), "%s", metric);
+	x->unavailable = 1;
+	va_start(ap, fmt);
+	vsnprintf(x->reason, sizeof(x->reason), fmt, ap);
+	va_end(ap);
+}
+
+void ss_attr(struct sample_set *s, const char *key, const char *fmt, ...)
+{
+	if (s->nattrs == s->attrs_cap) {
+		size_t cap = s->attrs_cap ? s->attrs_cap * 2 : 8;
+		struct attr *a = realloc(s->attrs, cap * sizeof(*a));
+		if (!a)
+			abort();
+		s->attrs = a;
+		s->attrs_cap = cap;
+	}
+	struct attr *a = &s->attrs[s->nattrs++];
+	va_list ap;
+	snprintf(a->key, sizeof(a->key), "%s", key);
+	va_start(ap, fmt);
+	vsnprintf(a->value, sizeof(a->value), fmt, ap);
+	va_end(ap);
+}
+
+const struct sample *ss_find(const struct sample_set *s, const char *metric)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i].metric, metric))
+			return &s->v[i];
+	return NULL;
+}
+
+void ss_free(struct sample_set *s)
+{
+	free(s->v);
+	free(s->attrs);
+	memset(s, 0, sizeof(*s));
+}
+
+int ss_parse_line(struct sample_set *s, const char *line, const char *prefix)
+{
+	char name[64], unit[24], rest[240];
+	double v;
+	char full[96];
+	if (sscanf(line, "metric %63s %lf %23s", name, &v, unit) == 3) {
+		snprintf(full, sizeof(full), "%s%s", prefix, name);
+		ss_add(s, full, v, unit);
+		return 0;
+	}
+	if (sscanf(line, "unavailable %63s %239[^\n]", name, rest) == 2) {
+		snprintf(full, sizeof(full), "%s%s", prefix, name);
+		ss_unavailable(s, full, "%s", rest);
+		return 0;
+	}
+	if (sscanf(line, "info %47s %207[^\n]", name, rest) == 2) {
+		ss_attr(s, name, "%s", rest);
+		return 0;
+	}
+	return 1;
+}

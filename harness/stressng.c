@@ -1,0 +1,135 @@
+#include "stressng.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int stressng_version(char *buf, size_t len)
+{
+	char out[256];
+	char *argv[] = { "stress-ng", "--version", NULL };
+	if (rb_capture(argv, out, sizeof(out)) != 0)
+		return -1;
+	/* "stress-ng, version 0.15.06 (gcc ..." */
+	const char *v = strstr(out, "version ");
+	snprintf(buf, len, "%.*s", v ? (int)strcspn(v + 8, " ") : 0, v ? v + 8 : "");
+	return v ? 0 : -1;
+}
+
+static void metric_name(char *buf, size_t len, const char *stressor, const char *what)
+{
+	snprintf(buf, len, "stressng_%s_%s", stressor, what);
+	for (char *p = buf; *p; p++)
+		if (*p == '-')
+			*p = '_';
+}
+
+int stressng_parse_yaml(const char *path, struct sample_set *out, int forks_as)
+{
+	char *s = rb_read_file(path, NULL);
+	if (!s)
+		return -1;
+	char stressor[64] = "";
+	int found = 0;
+	for (char *line = strtok(s, "\n"); line; line = strtok(NULL, "\n")) {
+		char key[96], val[128], name[160];
+		rb_trim(line);
+		if (sscanf(line, "- stressor: %63s", stressor) == 1)
+			continue;
+		if (sscanf(line, "stress-ng-version: %127s", val) == 1) {
+			ss_attr(out, "stress_ng_version", "%s", val);
+			continue;
+		}
+		if (!stressor[0] || sscanf(line, "%95[^:]: %127s", key, val) != 2)
+			continue;
+		double v = strtod(val, NULL);
+		if (!strcmp(key, "bogo-ops")) {
+			metric_name(name, sizeof(name), stressor, "bogo_ops");
+			ss_add(out, name, v, "ops");
+			if (forks_as && !strcmp(stressor, "fork"))
+				ss_add(out, "forks", v, "forks");
+			found = 1;
+		} else if (!strcmp(key, "bogo-ops-per-second-real-time")) {
+			metric_name(name, sizeof(name), stressor, "bogo_ops_per_s");
+			ss_add(out, name, v, "ops/s");
+			if (forks_as && !strcmp(stressor, "fork"))
+				ss_add(out, "forks_per_s", v, "forks/s");
+		} else if (!strcmp(key, "bogo-ops-per-second-usr-sys-time")) {
+			metric_name(name, sizeof(name), stressor, "bogo_ops_per_cpu_s");
+			ss_add(out, name, v, "ops/s");
+		}
+	}
+	free(s);
+	return found ? 0 : -1;
+}
+
+int companion_start(struct companion *c, const char *args, const char *yaml, double timeout_s)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->yaml, sizeof(c->yaml), "%s", yaml);
+	snprintf(c->args, sizeof(c->args), "%s", args);
+	char timeout[32], copy[256];
+	snprintf(timeout, sizeof(timeout), "%.0fs", timeout_s);
+	snprintf(copy, sizeof(copy), "%s", args);
+	char *argv[48];
+	int n = 0;
+	argv[n++] = "stress-ng";
+	for (char *save = NULL, *t = strtok_r(copy, " \t", &save); t && n < 40; t = strtok_r(NULL, " \t", &save))
+		argv[n++] = t;
+	argv[n++] = "--timeout";
+	argv[n++] = timeout;
+	argv[n++] = "-Y";
+	argv[n++] = c->yaml;
+	argv[n++] = "--metrics-brief";
+	argv[n] = NULL;
+	pid_t parent = getpid();
+	c->pid = fork();
+	if (c->pid < 0)
+		return -1;
+	if (c->pid == 0) {
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		int devnull = open("/dev/null", O_WRONLY);
+		dup2(devnull, 1);
+		dup2(devnull, 2);
+		execvp("stress-ng", argv);
+		_exit(127);
+	}
+	setpgid(c->pid, c->pid);
+	return 0;
+}
+
+void companion_stop(struct companion *c, struct sample_set *out)
+{
+	if (c->pid <= 0)
+		return;
+	int st = 0;
+	/* SIGINT lets stress-ng stop its stressors and write its YAML */
+	kill(c->pid, SIGINT);
+	for (int i = 0; i < 200; i++) {
+		pid_t r = waitpid(c->pid, &st, WNOHANG);
+		if (r == c->pid || (r < 0 && errno != EINTR))
+			break;
+		usleep(50000);
+		if (i == 199) {
+			killpg(c->pid, SIGKILL);
+			waitpid(c->pid, &st, 0);
+		}
+	}
+	killpg(c->pid, SIGKILL); /* any stressor that outlived its parent */
+	ss_attr(out, "stress_ng_args", "%s", c->args);
+	if (stressng_parse_yaml(c->yaml, out, 0) < 0)
+		ss_unavailable(out, "stressng_bogo_ops", "stress-ng wrote no metrics (exit status %d)",
+			       WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	unlink(c->yaml);
+	c->pid = 0;
+}

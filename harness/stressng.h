@@ -1,0 +1,25 @@
+/* stress-ng: as a companion load beside a point (background memory
+ * pressure or fork churn), and as the external workload "stress-ng-fork"
+ * that our fork storm is measured against. Bogo-ops are not comparable
+ * across stress-ng versions, so its version goes with every point. */
+#ifndef RMAPBENCH_STRESSNG_H
+#define RMAPBENCH_STRESSNG_H
+
+#include <sys/types.h>
+
+#include "sample.h"
+
+struct companion {
+	pid_t pid;
+	char yaml[1024];
+	char args[256];
+};
+
+int stressng_version(char *buf, size_t len);
+/* Parses a -Y file into stressng_<stressor>_* metrics; forks_as: when set,
+ * the fork stressor's ops also become forks and forks_per_s. */
+int stressng_parse_yaml(const char *path, struct sample_set *out, int forks_as);
+int companion_start(struct companion *c, const char *args, const char *yaml, double timeout_s);
+void companion_stop(struct companion *c, struct sample_set *out);
+
+#endif

@@ -1,0 +1,37 @@
+/* Small helpers every part of the harness uses. */
+#ifndef RMAPBENCH_UTIL_H
+#define RMAPBENCH_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* One-line error on stderr, "rmapbench: error: ..." */
+void rb_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void rb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Reads a whole file; NULL with errno set on failure. */
+char *rb_read_file(const char *path, size_t *len);
+/* Writes a string to an existing file such as a cgroup knob. */
+int rb_write_file(const char *path, const char *text);
+
+/* /proc and /sys paths go through here so that tests can point the
+ * collectors at a fake tree (RMAPBENCH_SYSROOT) to exercise their parsing
+ * and their unavailable paths. */
+const char *rb_sys_path(const char *path, char *buf, size_t len);
+
+double rb_now(void);          /* CLOCK_MONOTONIC seconds */
+void rb_utc_now(char *buf, size_t len); /* ISO 8601 */
+uint64_t rb_fnv1a64(const void *data, size_t len);
+int rb_mkdir_p(const char *path);
+int rb_process_alive(int pid, const char *starttime);
+int rb_process_starttime(int pid, char *buf, size_t len);
+/* Runs argv, its stdout into buf (trimmed); returns exit status or -1. */
+int rb_capture(char *const argv[], char *buf, size_t len);
+int rb_have_program(const char *name);
+/* Strips and returns; modifies s in place. */
+char *rb_trim(char *s);
+
+#endif

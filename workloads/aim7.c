@@ -1,0 +1,112 @@
+/* aim7: the AIM7-style multiuser load with the copy-on-write part AIM7 lacks.
+ *
+ * The parent maps and touches a shared anonymous region; every user is
+ * forked from it, so every user's copy of the region hangs off the parent's
+ * anon_vma family. A job is one task drawn at random by weight from the mix,
+ * as AIM7 draws from its workfile:
+ *   cow      write cow_pages pages of the COW part of the shared region
+ *   fork     fork a short-lived child that COW-writes child_kib and exits
+ *   private  mmap, touch and munmap private_mib of fresh anonymous memory
+ *   compute  a little arithmetic
+ */
+#include "workload.h"
+#include "mix.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <sys/mman.h>
+
+static struct mix mix;
+
+int aim7_setup(struct wl_ctx *ctx)
+{
+	char err[160];
+	if (mix_parse(&mix, ctx->p.mix, err, sizeof(err)) < 0) {
+		fprintf(stderr, "rmapbench-load: mix: %s\n", err);
+		return -1;
+	}
+	ctx->shared_len = (size_t)ctx->p.shared_mib << 20;
+	if (!ctx->shared_len)
+		return 0;
+	ctx->shared = mmap(NULL, ctx->shared_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (ctx->shared == MAP_FAILED) {
+		perror("rmapbench-load: mmap shared region");
+		return -1;
+	}
+	wl_touch(ctx->shared, ctx->shared_len, ctx->page_size, 1);
+	return 0;
+}
+
+static size_t cow_span(const struct wl_ctx *ctx)
+{
+	size_t span = (size_t)((double)ctx->shared_len * ctx->p.cow_fraction);
+	return span - span % ctx->page_size;
+}
+
+/* Writes n pages of the COW part starting at a random page; returns pages. */
+static uint64_t cow_write(const struct wl_ctx *ctx, unsigned *rnd, long n, unsigned char v)
+{
+	size_t span = cow_span(ctx), pg = ctx->page_size;
+	if (!span)
+		return 0;
+	size_t pages = span / pg, first = wl_rand(rnd) % pages;
+	uint64_t done = 0;
+	for (long i = 0; i < n; i++, done++)
+		ctx->shared[((first + (size_t)i) % pages) * pg] = (char)v;
+	return done;
+}
+
+static void job_child(const struct wl_ctx *ctx, unsigned seed)
+{
+	unsigned rnd = seed;
+	cow_write(ctx, &rnd, (long)(((size_t)ctx->p.child_kib << 10) / ctx->page_size), 3);
+}
+
+int aim7_task(struct wl_ctx *ctx, struct wl_slot *slot, unsigned *rnd, enum task t)
+{
+	switch (t) {
+	case TASK_COW:
+		slot->cow_pages += cow_write(ctx, rnd, ctx->p.cow_pages, 2);
+		return 0;
+	case TASK_FORK: {
+		int err = wl_fork_child(ctx, job_child, wl_rand(rnd));
+		if (!err)
+			slot->forks++;
+		return err;
+	}
+	case TASK_PRIVATE: {
+		size_t len = (size_t)ctx->p.private_mib << 20;
+		if (!len)
+			return 0;
+		char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return errno;
+		wl_touch(p, len, ctx->page_size, 4);
+		munmap(p, len);
+		return 0;
+	}
+	case TASK_COMPUTE:
+		wl_compute(ctx->p.compute_iters);
+		return 0;
+	}
+	return EINVAL;
+}
+
+static int aim7_user(struct wl_ctx *ctx, int id, struct wl_slot *slot)
+{
+	unsigned rnd = ctx->p.seed * 2654435761u + (unsigned)id + 1;
+	while (!wl_should_stop(ctx, slot)) {
+		int err = aim7_task(ctx, slot, &rnd, mix_pick(&mix, &rnd));
+		if (err)
+			return err;
+		slot->jobs++;
+	}
+	return 0;
+}
+
+const struct workload wl_aim7 = {
+	.name = "aim7",
+	.summary = "AIM7-style multiuser fork+COW load: jobs drawn from a weighted mix",
+	.setup = aim7_setup,
+	.user = aim7_user,
+};

@@ -1,0 +1,91 @@
+/* The contract between a workload generator and the runtime that drives it.
+ *
+ * A workload is one file holding a `struct workload` record (stress-ng's
+ * registration-record model) and a `user` body (will-it-scale's one entry
+ * point). The runtime owns everything that can take a machine down: forking
+ * the users, the start barrier, the death-signal chain, the watchdog and the
+ * reaping. The same binary runs on the host and, statically linked, in guests.
+ */
+#ifndef RMAPBENCH_WORKLOAD_H
+#define RMAPBENCH_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct wl_params {
+	long users;           /* processes forked from the parent */
+	double duration_s;    /* > 0: run for this long; else jobs_per_user */
+	long jobs_per_user;
+	long shared_mib;      /* touched by the parent before fork: COW source */
+	double cow_fraction;  /* part of the shared region users write to */
+	long cow_pages;       /* pages written per COW job */
+	long private_mib;     /* mmap+touch+munmap per private job */
+	long child_kib;       /* touched by each short-lived job child */
+	long compute_iters;
+	long passes;          /* reclaim: read passes over the shared region */
+	unsigned seed;
+	double max_s;         /* watchdog: hard limit on the whole point */
+	char mix[128];        /* AIM7 workfile analogue: "cow:3,fork:2,..." */
+};
+
+/* One 256-byte slot per user in a shared mapping, read by the parent after
+ * the users have exited: no IPC in the hot loop (will-it-scale's layout). */
+struct wl_slot {
+	uint64_t jobs;
+	uint64_t forks;
+	uint64_t cow_pages;
+	uint64_t pages_read;
+	double wall_s;
+	double user_s;
+	double sys_s;
+	int32_t status;       /* 0 ok, else the job that failed */
+	int32_t err;          /* errno of that failure */
+	char pad[256 - 7 * 8 - 2 * 4];
+};
+
+struct wl_ctx {
+	struct wl_params p;
+	char *shared;          /* shared_mib, touched, MAP_PRIVATE: forks COW it */
+	size_t shared_len;
+	struct wl_slot *slots; /* MAP_SHARED, users entries */
+	volatile int *stop;    /* MAP_SHARED: set when the duration is over */
+	size_t page_size;
+};
+
+struct workload {
+	const char *name;
+	const char *summary;
+	/* In the parent before any user is forked. */
+	int (*setup)(struct wl_ctx *ctx);
+	/* The body of one user; returns 0 or the failing errno. */
+	int (*user)(struct wl_ctx *ctx, int id, struct wl_slot *slot);
+	/* After every user is reaped: extra metrics through wl_metric(). */
+	void (*report)(const struct wl_ctx *ctx, double wall_s);
+};
+
+extern const struct workload *const workloads[];
+const struct workload *workload_find(const char *name);
+
+/* Output protocol, one line each on stdout, parsed by the harness:
+ *   metric NAME VALUE UNIT
+ *   unavailable NAME REASON...
+ *   info KEY VALUE...                                                   */
+void wl_metric(const char *name, double value, const char *unit);
+void wl_unavailable(const char *name, const char *reason);
+void wl_info(const char *key, const char *value);
+
+/* Helpers shared by workload bodies. */
+int wl_should_stop(const struct wl_ctx *ctx, const struct wl_slot *slot);
+void wl_touch(char *p, size_t len, size_t page, unsigned char v);
+uint64_t wl_read(const char *p, size_t len, size_t page);
+int wl_fork_child(const struct wl_ctx *ctx, void (*fn)(const struct wl_ctx *, unsigned), unsigned arg);
+unsigned wl_rand(unsigned *state);
+void wl_compute(long iters);
+
+/* The runtime: returns the process exit status. */
+int wl_run(const struct workload *w, struct wl_params *p);
+int wl_params_set(struct wl_params *p, const char *key, const char *val, char *err, size_t errlen);
+void wl_params_default(struct wl_params *p);
+
+#endif
