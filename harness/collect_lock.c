@@ -322,7 +322,8 @@ static enum lock_class classify(uint32_t f)
 
 static void pair_and_report(struct coll_ctx *c, struct lock_priv *p, uint64_t count)
 {
-	qsort(p->recs, p->nrecs, sizeof(*p->recs), by_time);
+	if (p->nrecs)
+		qsort(p->recs, p->nrecs, sizeof(*p->recs), by_time);
 	size_t cap = 1;
 	while (cap < 4 * p->nrecs + 64)
 		cap <<= 1;

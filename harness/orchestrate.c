@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -125,6 +126,11 @@ int cmd_run(struct config *cfg, const char *db_path)
 		return 1;
 	}
 	rb_signals_install();
+	/* Thousands of runnable users would starve the harness: its lock ring
+	 * reader, its deadline and its signal handling. It mostly sleeps, so
+	 * running it above the load costs the load nothing; children go back
+	 * to nice 0 before exec. Needs root; without it, nothing changes. */
+	setpriority(PRIO_PROCESS, 0, -10);
 	sandbox_reap_stale();
 	char tmp[PATH_MAX], dbdir[PATH_MAX];
 	snprintf(tmp, sizeof(tmp), "%s", db_path);

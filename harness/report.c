@@ -19,20 +19,30 @@ static const struct figure {
 	{ "lock_contentions", "lock contentions against users" },
 };
 
+/* RMAPBENCH_PLOTS, else plots/ of the checkout the binary was built in
+ * (build/rmapbench or build/asan/rmapbench). */
 static int plots_dir(char *buf, size_t len)
 {
 	const char *env = getenv("RMAPBENCH_PLOTS");
 	if (env && *env) {
 		snprintf(buf, len, "%s", env);
-	} else {
-		char self[PATH_MAX];
-		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-		if (n < 0)
-			return -1;
-		self[n] = 0;
-		snprintf(buf, len, "%s/../plots", dirname(self));
+		return access(buf, R_OK);
 	}
-	return access(buf, R_OK);
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0)
+		return -1;
+	self[n] = 0;
+	const char *dir = dirname(self);
+	static const char *const up[] = { "/../plots", "/../../plots" };
+	for (size_t i = 0; i < ARRAY_SIZE(up); i++) {
+		snprintf(buf, len, "%s%s/common.gp", dir, up[i]);
+		if (access(buf, R_OK) == 0) {
+			snprintf(buf, len, "%s%s", dir, up[i]);
+			return 0;
+		}
+	}
+	return -1;
 }
 
 /* Writes DIR/METRIC.tsv: one block per workload; returns the workload

@@ -256,13 +256,17 @@ void sandbox_reap_stale(void)
 	}
 }
 
-void sandbox_rlimits(long mem_limit_mib, long pids_max)
+void sandbox_rlimits(const struct sandbox *sb)
 {
+	long mem_limit_mib = sb->mem_limit_mib, pids_max = sb->pids_max;
 	struct rlimit core = { 0, 0 };
 	setrlimit(RLIMIT_CORE, &core);
 	struct rlimit np = { (rlim_t)pids_max, (rlim_t)pids_max };
 	setrlimit(RLIMIT_NPROC, &np); /* binding only for non-root users */
-	/* One process may never map more than the whole point may use. */
+	if (sb->version)
+		return; /* the memory cgroup caps the whole tree; RLIMIT_AS would
+			 * also refuse a sanitizer's shadow reservation */
+	/* Without a cgroup: one process may never map more than the point may use. */
 	rlim_t as = ((rlim_t)mem_limit_mib << 20) + ((rlim_t)512 << 20);
 	struct rlimit a = { as, as };
 	setrlimit(RLIMIT_AS, &a);

@@ -29,7 +29,7 @@ void sandbox_destroy(struct sandbox *sb);
 /* Cleans the cgroups of harnesses that died without cleaning up. */
 void sandbox_reap_stale(void);
 /* In the child before exec. */
-void sandbox_rlimits(long mem_limit_mib, long pids_max);
+void sandbox_rlimits(const struct sandbox *sb);
 long sandbox_default_mem_mib(void);
 long sandbox_default_pids(long users);
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -98,6 +99,7 @@ int companion_start(struct companion *c, const char *args, const char *yaml, dou
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(127);
+		setpriority(PRIO_PROCESS, 0, 0);
 		int devnull = open("/dev/null", O_WRONLY);
 		dup2(devnull, 1);
 		dup2(devnull, 2);

@@ -1,6 +1,6 @@
 # jobs_per_min against users: mean of the repetitions, bars from min to max.
 load plotdir."/common.gp"
-set ylabel "jobs/min (AIM7 JPM = jobs x users / wall s x 60)"
+set ylabel "jobs/min (AIM7 JPM = jobs x users / wall s x 60)" noenhanced
 set yrange [0:*]
 if (strlen(unavail) > 0) {
     set label 1 "unavailable: ".unavail at graph 0.5, graph 0.5 center noenhanced

@@ -1,6 +1,6 @@
 # lock_contentions against users: mean of the repetitions, bars from min to max.
 load plotdir."/common.gp"
-set ylabel "lock contentions (lock:contention_begin/end)"
+set ylabel "lock contentions (lock:contention_begin/end)" noenhanced
 set yrange [0:*]
 if (strlen(unavail) > 0) {
     set label 1 "unavailable: ".unavail at graph 0.5, graph 0.5 center noenhanced

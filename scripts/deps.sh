@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The one dependency bootstrap, used by ./run.sh and by `make test`.
+# Installs the Debian packages that are missing, or, when it cannot (not
+# root, no apt-get), says exactly what is missing and the command for it.
+set -euo pipefail
+
+# What each is for: the build (libc6-dev has libc.a for the static workload
+# binary); the results database and its shell for the tests; counters by
+# event name; the microbenchmark layer (a C++ shim); figures; the companion
+# load and fork yardstick; kernels in a VM and their initramfs; mkswap and
+# swapon, /proc/config.gz, ps for the tests.
+packages=(
+	gcc make libc6-dev
+	libsqlite3-dev sqlite3
+	libpfm4-dev
+	libbenchmark-dev g++
+	gnuplot-nox
+	stress-ng
+	qemu-system-x86 cpio
+	util-linux gzip procps
+	git
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	[[ $status == "install ok installed" ]] || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+if [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null; then
+	echo "rmapbench: missing Debian packages: ${missing[*]}" >&2
+	echo "rmapbench: install them with: sudo apt-get install -y ${missing[*]}" >&2
+	exit 1
+fi
+echo "rmapbench: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+log=$(mktemp)
+if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+	tail -n 20 "$log" >&2
+	rm -f "$log"
+	echo "rmapbench: apt-get could not install: ${missing[*]}" >&2
+	echo "rmapbench: install them with: apt-get install -y ${missing[*]}" >&2
+	exit 1
+fi
+rm -f "$log"

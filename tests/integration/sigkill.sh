@@ -1,0 +1,33 @@
+# The harness SIGKILLed in the middle of a point: every workload process
+# dies with it (the PR_SET_PDEATHSIG chain), the database stays consistent
+# with the points already recorded, and the next open marks the run aborted.
+. "$(dirname "$0")/../lib.sh"
+db=$tmp/rb.db
+cat >"$tmp/k.conf" <<CONF
+workloads = aim7
+users = 3 300
+jobs_per_user = 300
+shared_mib = 4
+seed = $marker
+CONF
+"$BIN" --db "$db" run "$tmp/k.conf" >/dev/null 2>&1 &
+h=$!
+# wait for the second point (300 users), then kill the harness outright
+for _ in $(seq 1 200); do [[ $(leftovers) -ge 250 ]] && break; sleep 0.1; done
+[[ $(leftovers) -ge 250 ]] || fail "the 300-user point never started"
+kill -KILL $h
+wait $h 2>/dev/null
+wait_gone 15 || fail "$(leftovers) workload processes outlived the harness"
+[[ $(sql "$db" "pragma integrity_check") == ok ]] || fail "database not intact"
+[[ $(sql "$db" "select count(*) from points where status = 'done'") == 1 ]] || fail "the finished point was not kept"
+[[ $(sql "$db" "select count(*) from results r join points p on p.id = r.point_id where p.users = 300") == 0 ]] || fail "half a point was recorded"
+[[ $(sql "$db" "select status from runs") == running ]] || fail "expected the killed run still 'running' before the next open"
+"$BIN" --db "$db" runs >"$tmp/runs" || fail "runs after a kill"
+grep -q "^1 *aborted" "$tmp/runs" || fail "the killed run was not marked aborted: $(cat "$tmp/runs")"
+[[ -z $(ls /sys/fs/cgroup/pids/rmapbench-test 2>/dev/null | grep '^h') ]] || {
+	# the next run cleans the cgroups a killed harness left
+	printf 'users = 1\njobs_per_user = 1\nseed = %s\n' "$marker" >"$tmp/one.conf"
+	"$BIN" --db "$db" run "$tmp/one.conf" >/dev/null 2>&1 || fail "a run after the kill failed"
+	[[ -z $(ls /sys/fs/cgroup/pids/rmapbench-test 2>/dev/null | grep '^h') ]] || fail "stale cgroups were not cleaned"
+}
+exit 0

@@ -1,0 +1,93 @@
+/* The config parser: every error names file and line (or the flag). */
+#include "config.h"
+#include "tap.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int parse(const char *text, char *err, size_t len)
+{
+	struct config c;
+	config_defaults(&c);
+	int rc = config_parse_text(&c, "x.conf", text, err, len);
+	config_free(&c);
+	return rc;
+}
+
+static void expect_error(const char *text, const char *want, const char *what)
+{
+	char err[600] = "";
+	int rc = parse(text, err, sizeof(err));
+	CHECK(rc < 0 && strstr(err, want), "%s: error '%s' contains '%s'", what, err, want);
+}
+
+int main(void)
+{
+	struct config c;
+	char err[600] = "";
+	config_defaults(&c);
+	int rc = config_parse_text(&c, "ok.conf",
+				   "# a comment\n\nworkloads = aim7, forkstorm\nusers = 1 2,4\nrepetitions=3\n"
+				   "shared_mib = 32  # trailing comment\ncollectors = cpu lock\nstress_ng = --vm 1 --vm-bytes 5%\n",
+				   err, sizeof(err));
+	CHECK(rc == 0, "a valid config parses (%s)", err);
+	CHECK(c.n_workloads == 2 && !strcmp(c.workloads[1], "forkstorm"), "workload list split on commas");
+	CHECK(c.n_users == 3 && c.users[2] == 4, "users split on spaces and commas");
+	CHECK(c.repetitions == 3, "repetitions");
+	CHECK(config_param(&c, "shared_mib") && !strcmp(config_param(&c, "shared_mib"), "32"),
+	      "a workload parameter is kept for the points");
+	CHECK(config_has_collector(&c, "lock") && !config_has_collector(&c, "pfm"), "collector selection");
+	CHECK(!strcmp(c.stress_ng, "--vm 1 --vm-bytes 5%"), "stress_ng arguments kept whole");
+
+	CHECK(config_set(&c, "users=7", err, sizeof(err)) == 0 && c.n_users == 1 && c.users[0] == 7,
+	      "--set overrides a key");
+	CHECK(strstr(c.text, "users=7  # --set"), "--set is recorded in the config text of the run");
+	CHECK(config_set(&c, "nosuch=1", err, sizeof(err)) < 0 && strstr(err, "--set nosuch=1: unknown key 'nosuch'"),
+	      "--set error names the flag: %s", err);
+	CHECK(config_set(&c, "users", err, sizeof(err)) < 0 && strstr(err, "expected KEY=VALUE"),
+	      "--set without '=': %s", err);
+	config_free(&c);
+
+	expect_error("users = 4\n\n\nbogus = 1\n", "x.conf:4: unknown key 'bogus'", "unknown key with its line");
+	expect_error("workloads = aim7 nosuch\n", "x.conf:1: workloads: unknown workload 'nosuch'", "unknown workload");
+	expect_error("users = 0\n", "x.conf:1: users: 0 is outside [1, 30000]", "users out of range");
+	expect_error("users = ten\n", "x.conf:1: users: 'ten' is not an integer", "users not a number");
+	expect_error("repetitions = 2.5\n", "repetitions: '2.5' is not an integer", "repetitions not an integer");
+	expect_error("cow_fraction = 1.5\n", "cow_fraction: 1.5 is outside [0, 1]", "workload parameter range");
+	expect_error("# ok\njust words\n", "x.conf:2: expected 'key = value'", "a line without '='");
+	expect_error(" = 3\n", "x.conf:1: missing key", "a line without a key");
+	expect_error("collectors = cpu magic\n", "unknown collector 'magic'", "unknown collector");
+	expect_error("target = mars\n", "unknown target 'mars'", "unknown target");
+	expect_error("point_timeout_s = nan\n", "is not a number", "NaN rejected");
+
+	config_defaults(&c);
+	rc = config_load(&c, "/nonexistent/dir/none.conf", err, sizeof(err));
+	CHECK(rc < 0 && strstr(err, "/nonexistent/dir/none.conf: cannot read: No such file"), "missing file: %s", err);
+	config_free(&c);
+
+	char path[] = "/tmp/rmapbench-test-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0 && write(fd, "users = 1\n\0junk\n", 16) == 16, "binary config written");
+	close(fd);
+	config_defaults(&c);
+	rc = config_load(&c, path, err, sizeof(err));
+	CHECK(rc < 0 && strstr(err, "not a text file"), "a config with a NUL byte: %s", err);
+	CHECK(!strcmp(c.workloads[0], "aim7"), "defaults survive a failed load");
+	config_free(&c);
+	unlink(path);
+
+	config_defaults(&c);
+	rc = config_load(&c, "configs/quick.conf", err, sizeof(err));
+	CHECK(rc == 0 && !strcmp(c.name, "quick"), "configs/quick.conf parses, named after its file (%s)", err);
+	config_free(&c);
+	const char *suites[] = { "configs/ci.conf", "configs/nightly.conf", "configs/paper-2010.conf",
+				 "configs/fork-efficiency.conf", "configs/reclaim.conf", "configs/aim7-10k.conf" };
+	for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++) {
+		config_defaults(&c);
+		rc = config_load(&c, suites[i], err, sizeof(err));
+		CHECK(rc == 0, "%s parses (%s)", suites[i], err);
+		config_free(&c);
+	}
+	return tap_done();
+}

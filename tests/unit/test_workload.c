@@ -1,0 +1,92 @@
+/* The workload side: parameters, the job mix, and a real small run of each
+ * workload through the runtime (forked here, its output parsed). */
+#include "mix.h"
+#include "sample.h"
+#include "tap.h"
+#include "workload.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int run_capture(const char *name, struct wl_params *p, struct sample_set *ss)
+{
+	int fds[2];
+	if (pipe(fds) < 0)
+		return -1;
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		_exit(wl_run(workload_find(name), p));
+	}
+	close(fds[1]);
+	FILE *f = fdopen(fds[0], "r");
+	char line[512];
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		ss_parse_line(ss, line, "");
+	}
+	fclose(f);
+	int st;
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int main(void)
+{
+	struct wl_params p;
+	char err[200];
+	wl_params_default(&p);
+	CHECK(wl_params_set(&p, "users", "12", err, sizeof(err)) == 0 && p.users == 12, "users set");
+	CHECK(wl_params_set(&p, "users", "0", err, sizeof(err)) < 0 && strstr(err, "outside"), "users 0: %s", err);
+	CHECK(wl_params_set(&p, "users", "30001", err, sizeof(err)) < 0, "users above 30000 refused");
+	CHECK(wl_params_set(&p, "shared_mib", "1.5", err, sizeof(err)) < 0 && strstr(err, "not an integer"),
+	      "integer parameters refuse fractions: %s", err);
+	CHECK(wl_params_set(&p, "nope", "1", err, sizeof(err)) < 0 && strstr(err, "unknown parameter 'nope'"),
+	      "unknown parameter named");
+
+	struct mix m;
+	CHECK(mix_parse(&m, "cow:3,fork:1", err, sizeof(err)) == 0 && m.total == 4, "mix parses");
+	CHECK(mix_parse(&m, "cow:3,dance:1", err, sizeof(err)) < 0 && strstr(err, "unknown task 'dance'"),
+	      "unknown task: %s", err);
+	CHECK(mix_parse(&m, "cow", err, sizeof(err)) < 0 && strstr(err, "task:weight"), "missing weight: %s", err);
+	CHECK(mix_parse(&m, "cow:0", err, sizeof(err)) < 0, "all-zero mix refused");
+	CHECK(mix_parse(&m, "cow:1,fork:0,compute:3", err, sizeof(err)) == 0, "mix with a zero weight");
+	unsigned rnd = 7, seen[NR_TASKS] = { 0 };
+	for (int i = 0; i < 4000; i++)
+		seen[mix_pick(&m, &rnd)]++;
+	CHECK(seen[TASK_FORK] == 0 && seen[TASK_PRIVATE] == 0, "a zero weight is never picked");
+	CHECK(seen[TASK_COMPUTE] > 2 * seen[TASK_COW], "weights are honoured (%u compute vs %u cow)",
+	      seen[TASK_COMPUTE], seen[TASK_COW]);
+
+	const char *names[] = { "aim7", "forkstorm", "cowstorm", "reclaim" };
+	for (size_t i = 0; i < 4; i++) {
+		struct sample_set ss = { 0 };
+		wl_params_default(&p);
+		p.users = 3;
+		p.jobs_per_user = 5;
+		p.shared_mib = 2;
+		p.passes = 1;
+		int rc = run_capture(names[i], &p, &ss);
+		const struct sample *jobs = ss_find(&ss, "jobs");
+		CHECK(rc == 0 && jobs && jobs->value == 15, "%s: 3 users x 5 jobs = %g jobs", names[i],
+		      jobs ? jobs->value : -1);
+		const struct sample *jpm = ss_find(&ss, "jobs_per_min");
+		CHECK(jpm && jpm->value > 0, "%s: jobs_per_min measured", names[i]);
+		ss_free(&ss);
+	}
+	struct sample_set ss = { 0 };
+	wl_params_default(&p);
+	p.users = 2;
+	p.duration_s = 0.5;
+	run_capture("forkstorm", &p, &ss);
+	const struct sample *fps = ss_find(&ss, "forks_per_s"), *forks = ss_find(&ss, "forks");
+	CHECK(fps && forks && forks->value > 0 && fps->value > 0, "duration mode: forkstorm forks for 0.5 s (%g)",
+	      forks ? forks->value : -1);
+	ss_free(&ss);
+	return tap_done();
+}
