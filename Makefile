@@ -6,13 +6,14 @@ CSTD    := -std=c11 -D_GNU_SOURCE
 WARN    := -Wall -Wextra -Werror -Wno-format-truncation
 CFLAGS  ?= -O2 -g
 REV     := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
-ALLCFLAGS = $(CSTD) $(WARN) $(CFLAGS) -Iworkloads -Iharness -Idb -Ibuild/gen -DRMAPBENCH_REV='"$(REV)"'
+ALLCFLAGS = $(CSTD) $(WARN) $(CFLAGS) -Iworkloads -Iharness -Idb -Iengine -Ibuild/gen -DRMAPBENCH_REV='"$(REV)"'
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 B       := build
 
 LOAD_SRC    := $(wildcard workloads/*.c)
 DB_SRC      := db/db.c
-HARNESS_LIB := $(filter-out harness/main.c,$(wildcard harness/*.c)) $(DB_SRC)
+ENGINE_SRC  := $(wildcard engine/*.c)
+HARNESS_LIB := $(filter-out harness/main.c,$(wildcard harness/*.c)) $(DB_SRC) $(ENGINE_SRC)
 HARNESS_SRC := harness/main.c $(HARNESS_LIB) $(filter-out workloads/main.c,$(LOAD_SRC))
 MIGRATIONS  := db/schema.sql $(sort $(wildcard db/migrations/*.sql))
 LIBS        := -lsqlite3 -lpfm -lm -pthread
@@ -39,11 +40,11 @@ $(B)/rmapbench-load: $(LOAD_SRC) workloads/*.h
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) -static -o $@ $(LOAD_SRC) -lm
 
-$(B)/rmapbench: $(HARNESS_SRC) harness/*.h db/*.h $(B)/gen/migrations.h
+$(B)/rmapbench: $(HARNESS_SRC) harness/*.h db/*.h engine/*.h $(B)/gen/migrations.h
 	$(CC) $(ALLCFLAGS) -o $@ $(HARNESS_SRC) $(LIBS)
 
 # The same sources under ASan+UBSan, for the tests.
-$(B)/asan/rmapbench: $(HARNESS_SRC) harness/*.h db/*.h $(B)/gen/migrations.h
+$(B)/asan/rmapbench: $(HARNESS_SRC) harness/*.h db/*.h engine/*.h $(B)/gen/migrations.h
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $(SAN) -o $@ $(HARNESS_SRC) $(LIBS)
 
@@ -54,7 +55,7 @@ $(B)/asan/rmapbench-load: $(LOAD_SRC) workloads/*.h
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 
-$(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(HARNESS_LIB) $(filter-out workloads/main.c,$(LOAD_SRC)) harness/*.h db/*.h $(B)/gen/migrations.h
+$(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(HARNESS_LIB) $(filter-out workloads/main.c,$(LOAD_SRC)) harness/*.h db/*.h engine/*.h $(B)/gen/migrations.h
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $(SAN) -Itests/unit -o $@ $< $(HARNESS_LIB) $(filter-out workloads/main.c,$(LOAD_SRC)) $(LIBS)
 

@@ -8,7 +8,8 @@ set -euo pipefail
 # binary); the results database and its shell for the tests; counters by
 # event name; the microbenchmark layer (a C++ shim); figures; the companion
 # load and fork yardstick; kernels in a VM and their initramfs; mkswap and
-# swapon, /proc/config.gz, ps for the tests.
+# swapon, /proc/config.gz, ps for the tests; clang and its runtime for the
+# libFuzzer and TSan builds.
 packages=(
 	gcc make libc6-dev
 	libsqlite3-dev sqlite3
@@ -19,6 +20,7 @@ packages=(
 	qemu-system-x86 cpio
 	util-linux gzip procps
 	git
+	clang libclang-rt-14-dev
 )
 
 missing=()

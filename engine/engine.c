@@ -1,0 +1,161 @@
+/* The engine's state, its fault log, and the helpers every design shares:
+ * the allocation of anon_vmas and chains, and the instrumented lock. */
+#include "engine.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const struct rmap_ops *const rmap_variants[] = { &rmap_legacy, &rmap_avc_rc, &rmap_avc, &rmap_modern, NULL };
+
+const struct rmap_ops *rmap_ops_find(const char *name)
+{
+	for (int i = 0; rmap_variants[i]; i++)
+		if (!strcmp(rmap_variants[i]->name, name))
+			return rmap_variants[i];
+	return NULL;
+}
+
+void engine_init(struct engine *e, const struct rmap_ops *ops)
+{
+	memset(e, 0, sizeof(*e));
+	e->ops = ops;
+	INIT_LIST_HEAD(&e->mms);
+	INIT_LIST_HEAD(&e->pages);
+	INIT_LIST_HEAD(&e->anon_vmas);
+	pthread_mutex_init(&e->stats_lock, NULL);
+}
+
+void engine_note_op(struct engine *e, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(e->history[e->hist_pos++ % 16], sizeof(e->history[0]), fmt, ap);
+	va_end(ap);
+	e->ops_done++;
+}
+
+/* A fault is a report, never a crash: the operations that led to it are
+ * appended so that it can be replayed. */
+void engine_fault(struct engine *e, const char *kind, const char *fmt, ...)
+{
+	char detail[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	/* a broken state is found again after every later operation: once */
+	for (size_t i = 0; i < e->nfaults; i++)
+		if (!strcmp(e->faults[i].kind, kind) && !strcmp(e->faults[i].detail, detail))
+			return;
+	if (e->nfaults == e->cap_faults) {
+		size_t cap = e->cap_faults ? e->cap_faults * 2 : 16;
+		struct fault *f = realloc(e->faults, cap * sizeof(*f));
+		if (!f)
+			abort();
+		e->faults = f;
+		e->cap_faults = cap;
+	}
+	struct fault *f = &e->faults[e->nfaults++];
+	snprintf(f->kind, sizeof(f->kind), "%s", kind);
+	snprintf(f->detail, sizeof(f->detail), "%s", detail);
+	f->op = e->ops_done;
+}
+
+bool engine_has_fault(const struct engine *e, const char *kind)
+{
+	for (size_t i = 0; i < e->nfaults; i++)
+		if (!strcmp(e->faults[i].kind, kind))
+			return true;
+	return false;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* lock_stat's figures: a contention is an acquisition that had to wait. */
+void anon_vma_lock(struct engine *e, struct anon_vma *av)
+{
+	(void)e;
+	struct engine_lock *l = &av->lock;
+	if (pthread_mutex_trylock(&l->m) != 0) {
+		uint64_t t0 = now_ns();
+		pthread_mutex_lock(&l->m);
+		l->contentions++;
+		l->wait_ns += now_ns() - t0;
+	}
+	l->acquisitions++;
+	l->t_acquired = now_ns();
+}
+
+void anon_vma_unlock(struct engine *e, struct anon_vma *av)
+{
+	(void)e;
+	struct engine_lock *l = &av->lock;
+	l->hold_ns += now_ns() - l->t_acquired;
+	pthread_mutex_unlock(&l->m);
+}
+
+struct anon_vma *anon_vma_alloc_common(struct engine *e)
+{
+	struct anon_vma *av = engine_alloc(e, C_ANON_VMA);
+	if (!av)
+		return NULL;
+	INIT_LIST_HEAD(&av->head);
+	pthread_mutex_init(&av->lock.m, NULL);
+	av->id = ++e->next_anon_vma;
+	list_add_tail(&av->all, &e->anon_vmas);
+	return av;
+}
+
+/* Freed anon_vmas stay in quarantine, marked, until the engine goes: a
+ * page that still points at one is then a report, not a use-after-free. */
+void anon_vma_free_common(struct engine *e, struct anon_vma *av)
+{
+	av->freed = true;
+	e->live[C_ANON_VMA]--;
+	e->bytes[C_ANON_VMA] -= sizeof(*av);
+	pthread_mutex_lock(&e->stats_lock);
+	e->locks.acquisitions += av->lock.acquisitions;
+	e->locks.contentions += av->lock.contentions;
+	e->locks.wait_ns += av->lock.wait_ns;
+	e->locks.hold_ns += av->lock.hold_ns;
+	pthread_mutex_unlock(&e->stats_lock);
+}
+
+struct anon_vma_chain *anon_vma_chain_alloc(struct engine *e)
+{
+	return engine_alloc(e, C_AVC);
+}
+
+void anon_vma_chain_free(struct engine *e, struct anon_vma_chain *avc)
+{
+	engine_free(e, C_AVC, avc);
+}
+
+void engine_destroy(struct engine *e)
+{
+	while (!list_empty(&e->mms))
+		exit_mmap(e, list_first_entry(&e->mms, struct mm_struct, mmlist));
+	struct page *pg, *pn;
+	list_for_each_entry_safe(pg, pn, &e->pages, lru) {
+		list_del(&pg->lru);
+		engine_free(e, C_PAGE, pg);
+	}
+	struct anon_vma *av, *an;
+	list_for_each_entry_safe(av, an, &e->anon_vmas, all) {
+		if (!av->freed)
+			anon_vma_free_common(e, av);
+		list_del(&av->all);
+		pthread_mutex_destroy(&av->lock.m);
+		free(av);
+	}
+	free(e->faults);
+	pthread_mutex_destroy(&e->stats_lock);
+}

@@ -1,0 +1,211 @@
+/* The userspace rmap engine: the kernel's objects, a generic VM around
+ * them (mm.c: fork, faults, munmap, mprotect, mremap, reclaim, swap-in),
+ * and one file per historical anon_vma design behind struct rmap_ops.
+ *
+ * Addresses are in pages. An anonymous vma's vm_pgoff is its vm_start at
+ * mmap time, as in the kernel, so page->index is the linear page index.
+ * Single-threaded: every operation runs to completion before the next.
+ */
+#ifndef ENGINE_H
+#define ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <pthread.h>
+
+#include "list.h"
+
+/* A real lock, instrumented as lock_stat instruments one. */
+struct engine_lock {
+	pthread_mutex_t m;
+	uint64_t acquisitions, contentions, wait_ns, hold_ns, t_acquired;
+};
+
+struct lock_totals {
+	uint64_t acquisitions, contentions, wait_ns, hold_ns;
+};
+
+#define VM_READ 0x1UL
+#define VM_WRITE 0x2UL
+#define VM_EXEC 0x4UL
+#define VM_ACCESS_FLAGS (VM_READ | VM_WRITE | VM_EXEC)
+
+struct engine;
+struct anon_vma;
+
+struct page {
+	struct anon_vma *mapping;  /* the kernel's mapping & ~PAGE_MAPPING_ANON */
+	unsigned long index;       /* linear page index */
+	int mapcount;              /* present ptes */
+	int swapcount;             /* swap ptes: the page is in the swap cache */
+	bool anon_exclusive;       /* modern: PageAnonExclusive */
+	uint64_t id;
+	struct list_head lru;      /* engine->pages */
+};
+
+struct pte {
+	unsigned long addr;        /* 0 = empty slot (address 0 is never mapped) */
+	struct page *page;
+	bool swap;                 /* a swap entry for page, not a present pte */
+};
+
+struct mm_struct {
+	int id;
+	struct list_head mmap;     /* vmas, sorted by address */
+	struct list_head mmlist;   /* engine->mms */
+	struct pte *ptes;          /* open addressing on addr */
+	size_t nr_ptes, cap_ptes;
+	int nr_vmas;
+};
+
+struct vm_area_struct {
+	unsigned long vm_start, vm_end, vm_pgoff;
+	unsigned long vm_flags;
+	struct mm_struct *vm_mm;
+	struct list_head vm_list;          /* mm->mmap */
+	struct anon_vma *anon_vma;
+	struct list_head anon_vma_chain;   /* avc designs: same_vma list */
+	struct list_head anon_vma_node;    /* legacy: on anon_vma->head */
+	int id;
+};
+
+struct anon_vma {
+	struct list_head head;             /* legacy: vmas; avc designs: chains */
+	/* modern (6.1) only */
+	struct anon_vma *root, *parent;
+	int refcount;
+	unsigned long num_children, num_active_vmas;
+	/* the engine's own */
+	bool freed;                        /* kept in quarantine, as KASAN does */
+	uint64_t id;
+	struct engine_lock lock;           /* anon_vma->lock, or the root rwsem */
+	struct list_head all;              /* engine->anon_vmas, for the checker */
+};
+
+struct anon_vma_chain {
+	struct vm_area_struct *vma;
+	struct anon_vma *anon_vma;
+	struct list_head same_vma;         /* locked by mmap_lock */
+	struct list_head same_anon_vma;    /* locked by anon_vma->lock (rwsem) */
+	/* modern: the interval the avc covers ([vm_pgoff, last pgoff]) */
+	unsigned long rb_subtree_last;
+};
+
+/* What a walk visits: rmap_one once per VMA the design offers for the
+ * page (after vma_address filtering); returning false stops the walk, as
+ * the kernel's walks stop once every mapping has been found. */
+struct rmap_walk_control {
+	bool (*rmap_one)(struct engine *e, struct page *page, struct vm_area_struct *vma, unsigned long address,
+			 void *arg);
+	void *arg;
+};
+
+struct rmap_ops {
+	const char *name;
+	const char *release;
+	int (*anon_vma_prepare)(struct engine *e, struct vm_area_struct *vma);
+	int (*anon_vma_fork)(struct engine *e, struct vm_area_struct *vma, struct vm_area_struct *pvma);
+	int (*anon_vma_clone)(struct engine *e, struct vm_area_struct *dst, struct vm_area_struct *src);
+	void (*unlink_anon_vmas)(struct engine *e, struct vm_area_struct *vma);
+	void (*anon_vma_merge)(struct engine *e, struct vm_area_struct *vma, struct vm_area_struct *next);
+	/* vma_adjust: give the importer the exporter's anon_vma (the bug-3 spot) */
+	int (*vma_adjust_import)(struct engine *e, struct vm_area_struct *vma, struct vm_area_struct *importer,
+				 struct vm_area_struct *exporter);
+	bool (*is_mergeable_anon_vma)(struct anon_vma *a1, struct anon_vma *a2, struct vm_area_struct *vma);
+	void (*page_add_new_anon_rmap)(struct engine *e, struct page *page, struct vm_area_struct *vma,
+				       unsigned long address);
+	void (*page_add_anon_rmap)(struct engine *e, struct page *page, struct vm_area_struct *vma,
+				   unsigned long address);
+	void (*page_move_anon_rmap)(struct engine *e, struct page *page, struct vm_area_struct *vma);
+	void (*rmap_walk_anon)(struct engine *e, struct page *page, struct rmap_walk_control *rwc);
+	/* for the checker: is vma on the anon_vma's list (or tree) for index? */
+	bool (*anon_vma_reaches)(struct anon_vma *av, struct vm_area_struct *vma, unsigned long index);
+	void (*check)(struct engine *e); /* the design's own invariants */
+};
+
+extern const struct rmap_ops rmap_legacy, rmap_avc_rc, rmap_avc, rmap_modern;
+const struct rmap_ops *rmap_ops_find(const char *name);
+extern const struct rmap_ops *const rmap_variants[];
+
+/* Allocation caches, counted per cache as the kernel's harnesses do. */
+enum cache { C_MM, C_VMA, C_ANON_VMA, C_AVC, C_PAGE, NR_CACHES };
+
+struct fault {
+	char kind[32];
+	char detail[256];
+	uint64_t op;
+};
+
+struct walk_stats {
+	uint64_t walks, anon_vmas_locked, vmas_visited, vmas_scanned;
+};
+
+struct engine {
+	const struct rmap_ops *ops;
+	struct list_head mms, pages, anon_vmas;
+	int next_mm, next_vma;
+	uint64_t next_page, next_anon_vma;
+	uint64_t ops_done;
+	uint64_t live[NR_CACHES], allocs[NR_CACHES];
+	size_t bytes[NR_CACHES];
+	uint64_t fail_alloc_at;   /* > 0: the nth allocation from now fails */
+	bool check_each_op;       /* run the invariant checker after each op */
+	struct walk_stats ws;
+	struct fault *faults;
+	size_t nfaults, cap_faults;
+	char history[16][96];     /* the last operations, for fault reports */
+	unsigned hist_pos;
+	struct lock_totals locks; /* of freed anon_vmas, and live ones at the end */
+	pthread_mutex_t stats_lock;
+};
+
+/* alloc.c */
+void *engine_alloc(struct engine *e, enum cache c);
+void engine_free(struct engine *e, enum cache c, void *p);
+extern const char *const cache_names[NR_CACHES];
+extern const size_t cache_sizes[NR_CACHES];
+
+/* engine.c */
+void engine_init(struct engine *e, const struct rmap_ops *ops);
+void engine_destroy(struct engine *e);
+void engine_fault(struct engine *e, const char *kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void engine_note_op(struct engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool engine_has_fault(const struct engine *e, const char *kind);
+struct anon_vma *anon_vma_alloc_common(struct engine *e);
+void anon_vma_free_common(struct engine *e, struct anon_vma *av);
+struct anon_vma_chain *anon_vma_chain_alloc(struct engine *e);
+void anon_vma_chain_free(struct engine *e, struct anon_vma_chain *avc);
+void anon_vma_lock(struct engine *e, struct anon_vma *av);
+void anon_vma_unlock(struct engine *e, struct anon_vma *av);
+
+/* pagetable.c */
+struct pte *pte_lookup(struct mm_struct *mm, unsigned long addr);
+struct pte *pte_install(struct engine *e, struct mm_struct *mm, unsigned long addr);
+void pte_clear(struct mm_struct *mm, unsigned long addr);
+
+/* mm.c: the VM, with the kernel's names where it has one */
+struct mm_struct *mm_alloc(struct engine *e);
+struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
+struct vm_area_struct *vma_next(struct mm_struct *mm, struct vm_area_struct *vma);
+struct vm_area_struct *vma_prev(struct mm_struct *mm, struct vm_area_struct *vma);
+struct vm_area_struct *anon_vma_compatible_neighbour(struct engine *e, struct vm_area_struct *vma, bool after);
+unsigned long vma_address(struct page *page, struct vm_area_struct *vma); /* 0 when outside */
+int do_mmap(struct engine *e, struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long flags);
+int handle_mm_fault(struct engine *e, struct mm_struct *mm, unsigned long addr, bool write);
+struct mm_struct *dup_mm(struct engine *e, struct mm_struct *oldmm);
+void exit_mmap(struct engine *e, struct mm_struct *mm);
+int do_munmap(struct engine *e, struct mm_struct *mm, unsigned long start, unsigned long len);
+int do_mprotect(struct engine *e, struct mm_struct *mm, unsigned long start, unsigned long len, unsigned long flags);
+int do_mremap(struct engine *e, struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long new_addr);
+int page_referenced(struct engine *e, struct page *page);
+bool try_to_unmap(struct engine *e, struct page *page);
+void rmap_walk_full(struct engine *e, struct page *page);
+int shrink_mm(struct engine *e, struct mm_struct *mm, unsigned long start, unsigned long len);
+void free_page_if_unused(struct engine *e, struct page *page);
+
+/* check.c: CONFIG_DEBUG_VM in userspace; returns faults found */
+size_t engine_check(struct engine *e);
+
+#endif

@@ -1,0 +1,36 @@
+/* Random operation sequences over the trace language, on one design or on
+ * several in lockstep (differential: which page is mapped where must agree
+ * with legacy, the oracle, after every operation). */
+#ifndef ENGINE_FUZZ_H
+#define ENGINE_FUZZ_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "engine.h"
+
+struct fuzz_opts {
+	const struct rmap_ops *variants[4];
+	int nvariants;
+	uint64_t max_ops;
+	double max_seconds;
+	unsigned seed;
+	bool check_each;          /* the checker after every operation */
+	bool inject_enomem;       /* fail allocations at random (modern's error paths) */
+	bool stop_at_fault;
+	uint64_t reset_every;     /* start a fresh machine every so many operations */
+	FILE *trace_out;          /* where the failing trace is written */
+};
+
+struct fuzz_result {
+	uint64_t ops;
+	uint64_t faults[4];
+	uint64_t divergences[4];
+	char first_kind[4][32];
+	uint64_t first_op[4];
+	double seconds;
+};
+
+int fuzz_run(const struct fuzz_opts *o, struct fuzz_result *r);
+
+#endif

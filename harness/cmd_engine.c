@@ -1,0 +1,440 @@
+/* `rmapbench engine ...`: the userspace rmap engine from the command line.
+ * Exit status: 0 the invariants held, 3 a fault was found (its report is
+ * printed), 2 a usage error, 1 anything else (the database, a file). Every
+ * command is recorded as an engine-target run. */
+#include "commands.h"
+#include "db.h"
+#include "engine.h"
+#include "fuzz.h"
+#include "scenarios.h"
+#include "trace.h"
+#include "util.h"
+#include "walkcost.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#ifndef RMAPBENCH_REV
+#define RMAPBENCH_REV "unknown"
+#endif
+
+struct eargs {
+	const char *variant, *name, *file, *trace_out;
+	unsigned long children, pages, ops;
+	double seconds;
+	unsigned seed;
+	bool json, list, differential, inject, stop_at_fault, no_db;
+	char cmdline[512];
+};
+
+static int usage(const char *msg)
+{
+	if (msg)
+		rb_error("%s", msg);
+	fputs("usage: rmapbench engine walkcost --variant V --children N --pages P [--json]\n"
+	      "       rmapbench engine scenario --list | NAME --variant V [--json]\n"
+	      "       rmapbench engine replay FILE --variant V [--json]\n"
+	      "       rmapbench engine fuzz (--variant V | --differential) [--ops N] [--seconds S] [--seed S]\n"
+	      "                             [--inject-enomem] [--stop-at-fault] [--trace-out FILE] [--json]\n"
+	      "variants: legacy (2.6.33), avc-rc (2.6.34-rc1), avc (2.6.34), modern (6.1)\n"
+	      "exit status: 0 invariants held, 3 a fault found, 2 usage\n",
+	      stderr);
+	return 2;
+}
+
+static int parse_ul(const char *flag, const char *v, unsigned long max, unsigned long *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long x = strtoul(v, &end, 10);
+	if (errno || end == v || *end || x > max || v[0] == '-') {
+		rb_error("%s %s: expected an integer from 0 to %lu", flag, v, max);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct eargs *a)
+{
+	size_t used = 0;
+	for (int i = 0; i < argc; i++)
+		used += (size_t)snprintf(a->cmdline + used, used < sizeof(a->cmdline) ? sizeof(a->cmdline) - used : 0,
+					 "%s%s", i ? " " : "", argv[i]);
+	for (int i = 1; i < argc; i++) {
+		const char *f = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		unsigned long x;
+		bool takes = !strcmp(f, "--variant") || !strcmp(f, "--children") || !strcmp(f, "--pages") ||
+			     !strcmp(f, "--ops") || !strcmp(f, "--seconds") || !strcmp(f, "--seed") ||
+			     !strcmp(f, "--trace-out");
+		if (takes && !v) {
+			rb_error("%s needs a value", f);
+			return -1;
+		}
+		if (!strcmp(f, "--variant")) {
+			a->variant = v;
+		} else if (!strcmp(f, "--children")) {
+			if (parse_ul(f, v, 1000000, &a->children) < 0)
+				return -1;
+		} else if (!strcmp(f, "--pages")) {
+			if (parse_ul(f, v, 1000000, &a->pages) < 0)
+				return -1;
+		} else if (!strcmp(f, "--ops")) {
+			if (parse_ul(f, v, 1UL << 40, &a->ops) < 0)
+				return -1;
+		} else if (!strcmp(f, "--seconds")) {
+			if (parse_ul(f, v, 86400, &x) < 0)
+				return -1;
+			a->seconds = (double)x;
+		} else if (!strcmp(f, "--seed")) {
+			if (parse_ul(f, v, 4294967295UL, &x) < 0)
+				return -1;
+			a->seed = (unsigned)x;
+		} else if (!strcmp(f, "--trace-out")) {
+			a->trace_out = v;
+		} else if (!strcmp(f, "--json")) {
+			a->json = true;
+			continue;
+		} else if (!strcmp(f, "--list")) {
+			a->list = true;
+			continue;
+		} else if (!strcmp(f, "--differential")) {
+			a->differential = true;
+			continue;
+		} else if (!strcmp(f, "--inject-enomem")) {
+			a->inject = true;
+			continue;
+		} else if (!strcmp(f, "--stop-at-fault")) {
+			a->stop_at_fault = true;
+			continue;
+		} else if (!strcmp(f, "--no-db")) {
+			a->no_db = true;
+			continue;
+		} else if (f[0] == '-') {
+			rb_error("engine: unknown option '%s'", f);
+			return -1;
+		} else if (!a->name) {
+			a->name = f;
+			continue;
+		} else {
+			rb_error("engine: unexpected argument '%s'", f);
+			return -1;
+		}
+		i++;
+	}
+	return 0;
+}
+
+static const struct rmap_ops *variant_or_usage(const char *name)
+{
+	if (!name) {
+		usage("--variant is required");
+		return NULL;
+	}
+	const struct rmap_ops *ops = rmap_ops_find(name);
+	if (!ops) {
+		rb_error("--variant %s: unknown (legacy, avc-rc, avc, modern)", name);
+		usage(NULL);
+	}
+	return ops;
+}
+
+/* One engine-target run with one point. */
+static int record(const char *db_path, const struct eargs *a, const char *variant, const char *workload, long users,
+		  const struct sample_set *ss, const char *note)
+{
+	if (a->no_db)
+		return 0;
+	struct db db;
+	char err[1200], host[256] = "", now[32];
+	struct utsname u;
+	uname(&u);
+	gethostname(host, sizeof(host) - 1);
+	if (db_open(db_path, &db, err, sizeof(err)) < 0) {
+		rb_error("%s", err);
+		return -1;
+	}
+	struct run_meta m = { RMAPBENCH_REV, host, u.release, NULL, "engine", variant, "engine", a->cmdline };
+	int64_t run;
+	rb_utc_now(now, sizeof(now));
+	struct point_rec pr = { 1, workload, users, 1, a->cmdline, "done", NULL, now, now };
+	int rc = db_run_begin(&db, &m, &run, err, sizeof(err));
+	if (!rc)
+		rc = db_point_record(&db, run, &pr, ss, NULL, err, sizeof(err));
+	if (rc)
+		rb_error("%s", err);
+	else
+		db_run_end(&db, run, "done", note);
+	db_close(&db);
+	return rc;
+}
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			putchar('\\');
+		if ((unsigned char)*s >= 0x20)
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+static int cmd_walkcost(const char *db_path, struct eargs *a)
+{
+	const struct rmap_ops *ops = variant_or_usage(a->variant);
+	if (!ops)
+		return 2;
+	if (!a->children || !a->pages)
+		return usage("walkcost needs --children N and --pages P, both at least 1");
+	struct walkcost w;
+	if (walkcost_run(ops, a->children, a->pages, &w) < 0) {
+		rb_error("walkcost: the engine ran out of memory building %lu x %lu pages", a->children, a->pages);
+		return 1;
+	}
+	double per_walk = w.ws.walks ? (double)w.ws.vmas_visited / (double)w.ws.walks : 0;
+	double scanned = w.ws.walks ? (double)w.ws.vmas_scanned / (double)w.ws.walks : 0;
+	double bpp = w.anon_pages ? (double)(w.bytes_pages + w.bytes_ptes) / (double)w.anon_pages : 0;
+	double vmas_chain = w.vmas ? (double)(w.bytes_vmas + w.bytes_avcs + w.bytes_anon_vmas) / (double)w.vmas : 0;
+	struct sample_set ss = { 0 };
+	ss_add(&ss, "rmap_walks", (double)w.ws.walks, "walks");
+	ss_add(&ss, "rmap_vmas_visited", (double)w.ws.vmas_visited, "vmas");
+	ss_add(&ss, "rmap_vmas_per_walk", per_walk, "vmas/walk");
+	ss_add(&ss, "rmap_vmas_scanned_per_walk", scanned, "vmas/walk");
+	ss_add(&ss, "anon_vmas_locked", (double)w.ws.anon_vmas_locked, "locks");
+	double full = w.full.walks ? (double)w.full.vmas_visited / (double)w.full.walks : 0;
+	ss_add(&ss, "full_rmap_walks", (double)w.full.walks, "walks");
+	ss_add(&ss, "full_rmap_vmas_visited", (double)w.full.vmas_visited, "vmas");
+	ss_add(&ss, "full_rmap_vmas_per_walk", full, "vmas/walk");
+	ss_add(&ss, "anon_pages", (double)w.anon_pages, "pages");
+	ss_add(&ss, "anon_vmas", (double)w.anon_vmas, "anon_vmas");
+	ss_add(&ss, "anon_vma_chains", (double)w.avcs, "avcs");
+	ss_add(&ss, "bytes_per_page", bpp, "bytes");
+	ss_add(&ss, "bytes_per_vma_with_chains", vmas_chain, "bytes");
+	ss_add(&ss, "build_s", w.build_s, "s");
+	ss_add(&ss, "walk_s", w.walk_s, "s");
+	ss_add(&ss, "wall_s", w.wall_s, "s");
+	ss_add(&ss, "peak_rss_bytes", (double)w.peak_rss_bytes, "bytes");
+	ss_add(&ss, "lock_acquisitions", (double)w.locks.acquisitions, "acquisitions");
+	ss_add(&ss, "lock_contentions", (double)w.locks.contentions, "contentions");
+	if (a->json) {
+		printf("{\"variant\": \"%s\", \"children\": %lu, \"pages\": %lu", ops->name, a->children, a->pages);
+		for (size_t i = 0; i < ss.n; i++)
+			printf(", \"%s\": %.9g", ss.v[i].metric, ss.v[i].value);
+		printf("}\n");
+	} else {
+		printf("walkcost %s: %lu children x %lu pages: %llu walks, page_referenced visits %.3f vmas per walk "
+		       "(%.3f scanned), a full walk %.3f\n",
+		       ops->name, a->children, a->pages, (unsigned long long)w.ws.walks, per_walk, scanned, full);
+		printf("  %llu anon pages, %llu vmas, %llu anon_vmas, %llu chains; %.1f bytes/page, %.1f bytes/vma with "
+		       "chains\n",
+		       (unsigned long long)w.anon_pages, (unsigned long long)w.vmas, (unsigned long long)w.anon_vmas,
+		       (unsigned long long)w.avcs, bpp, vmas_chain);
+		printf("  build %.2f s, walk %.2f s, peak RSS %.1f MiB\n", w.build_s, w.walk_s,
+		       (double)w.peak_rss_bytes / 1048576.0);
+	}
+	int rc = record(db_path, a, ops->name, "walkcost", (long)a->children, &ss, NULL);
+	ss_free(&ss);
+	return rc ? 1 : 0;
+}
+
+/* Prints the faults and records the run; 3 when there were any. */
+static int finish_checked(const char *db_path, struct eargs *a, struct engine *e, const char *workload,
+			  uint64_t ops, const char *expect)
+{
+	struct sample_set ss = { 0 };
+	char note[300] = "";
+	ss_add(&ss, "operations", (double)ops, "ops");
+	ss_add(&ss, "faults", (double)e->nfaults, "faults");
+	ss_add(&ss, "rmap_walks", (double)e->ws.walks, "walks");
+	ss_add(&ss, "rmap_vmas_visited", (double)e->ws.vmas_visited, "vmas");
+	for (size_t i = 0; i < e->nfaults && i < 8; i++) {
+		char key[32];
+		snprintf(key, sizeof(key), "fault_%zu", i + 1);
+		ss_attr(&ss, key, "%s after op %llu: %s", e->faults[i].kind, (unsigned long long)e->faults[i].op,
+			e->faults[i].detail);
+	}
+	if (e->nfaults)
+		snprintf(note, sizeof(note), "%zu faults, first %s", e->nfaults, e->faults[0].kind);
+	if (a->json) {
+		printf("{\"variant\": \"%s\", \"%s\": ", e->ops->name, workload);
+		json_str(a->name ? a->name : "");
+		printf(", \"operations\": %llu, \"expected_kind\": ", (unsigned long long)ops);
+		json_str(expect ? expect : "");
+		printf(", \"faults\": [");
+		for (size_t i = 0; i < e->nfaults; i++) {
+			printf("%s{\"kind\": ", i ? ", " : "");
+			json_str(e->faults[i].kind);
+			printf(", \"after_op\": %llu, \"detail\": ", (unsigned long long)e->faults[i].op);
+			json_str(e->faults[i].detail);
+			printf("}");
+		}
+		printf("]}\n");
+	} else {
+		printf("%s on %s: %llu operations, %zu faults\n", a->name ? a->name : workload, e->ops->name,
+		       (unsigned long long)ops, e->nfaults);
+		for (size_t i = 0; i < e->nfaults; i++)
+			printf("  FAULT %s after operation %llu: %s\n", e->faults[i].kind,
+			       (unsigned long long)e->faults[i].op, e->faults[i].detail);
+		if (e->nfaults) {
+			printf("  the operations that led there (last %u):\n", e->hist_pos < 16 ? e->hist_pos : 16);
+			for (unsigned k = e->hist_pos > 16 ? e->hist_pos - 16 : 0; k < e->hist_pos; k++)
+				printf("    %s\n", e->history[k % 16]);
+		}
+	}
+	int rc = e->nfaults ? 3 : 0;
+	if (record(db_path, a, e->ops->name, workload, 0, &ss, note[0] ? note : NULL) < 0)
+		rc = 1;
+	ss_free(&ss);
+	return rc;
+}
+
+static int cmd_scenario(const char *db_path, struct eargs *a)
+{
+	if (a->list) {
+		for (int i = 0; scenarios[i].name; i++)
+			printf("%-22s fixed by %s, %s shows %s: %s\n", scenarios[i].name, scenarios[i].fix,
+			       scenarios[i].buggy, scenarios[i].kind, scenarios[i].summary);
+		return 0;
+	}
+	if (!a->name)
+		return usage("scenario: NAME or --list");
+	const struct scenario *sc = scenario_find(a->name);
+	if (!sc) {
+		rb_error("scenario '%s': unknown (engine scenario --list)", a->name);
+		return 2;
+	}
+	const struct rmap_ops *ops = variant_or_usage(a->variant);
+	if (!ops)
+		return 2;
+	struct engine e;
+	struct trace_ctx t;
+	char err[300];
+	engine_init(&e, ops);
+	trace_init(&t, &e);
+	trace_run_text(&t, sc->name, sc->trace, true, err, sizeof(err));
+	int rc = finish_checked(db_path, a, &e, "scenario", t.ops, sc->kind);
+	engine_destroy(&e);
+	return rc;
+}
+
+static int cmd_replay(const char *db_path, struct eargs *a)
+{
+	if (!a->name)
+		return usage("replay: FILE is required");
+	const struct rmap_ops *ops = variant_or_usage(a->variant);
+	if (!ops)
+		return 2;
+	size_t len;
+	char *text = rb_read_file(a->name, &len);
+	if (!text) {
+		rb_error("%s: %s", a->name, strerror(errno));
+		return 2;
+	}
+	struct engine e;
+	struct trace_ctx t;
+	char err[400];
+	engine_init(&e, ops);
+	trace_init(&t, &e);
+	int bad = memchr(text, 0, len) != NULL;
+	if (bad)
+		snprintf(err, sizeof(err), "%s: not a text file", a->name);
+	else
+		bad = trace_run_text(&t, a->name, text, true, err, sizeof(err)) < 0;
+	free(text);
+	if (bad) {
+		rb_error("%s", err);
+		engine_destroy(&e);
+		return 2;
+	}
+	int rc = finish_checked(db_path, a, &e, "replay", t.ops, NULL);
+	engine_destroy(&e);
+	return rc;
+}
+
+static int cmd_fuzz(const char *db_path, struct eargs *a)
+{
+	struct fuzz_opts o = { 0 };
+	if (a->differential) {
+		for (int i = 0; rmap_variants[i]; i++)
+			o.variants[o.nvariants++] = rmap_variants[i]; /* legacy first: the oracle */
+	} else {
+		const struct rmap_ops *ops = variant_or_usage(a->variant);
+		if (!ops)
+			return 2;
+		o.variants[o.nvariants++] = ops;
+	}
+	if (a->inject && (a->differential || strcmp(o.variants[0]->name, "modern"))) {
+		rb_error("--inject-enomem: only the modern design's error paths unwind (2.6.34-rc's leak by design)");
+		return 2;
+	}
+	o.max_ops = a->ops ? a->ops : 100000;
+	o.max_seconds = a->seconds;
+	o.seed = a->seed ? a->seed : 1;
+	o.check_each = true;
+	o.inject_enomem = a->inject;
+	o.stop_at_fault = a->stop_at_fault;
+	o.reset_every = 2000;
+	FILE *tf = NULL;
+	if (a->trace_out && !(tf = fopen(a->trace_out, "w"))) {
+		rb_error("--trace-out %s: %s", a->trace_out, strerror(errno));
+		return 2;
+	}
+	o.trace_out = tf;
+	struct fuzz_result r;
+	fuzz_run(&o, &r);
+	if (tf)
+		fclose(tf);
+	int any = 0;
+	for (int i = 0; i < o.nvariants; i++) {
+		struct sample_set ss = { 0 };
+		ss_add(&ss, "operations", (double)r.ops, "ops");
+		ss_add(&ss, "faults", (double)r.faults[i], "faults");
+		ss_add(&ss, "ops_per_s", r.seconds > 0 ? (double)r.ops / r.seconds : 0, "ops/s");
+		if (i)
+			ss_add(&ss, "divergences", (double)r.divergences[i], "ops");
+		if (r.faults[i])
+			ss_attr(&ss, "first_fault", "%s after %llu operations", r.first_kind[i],
+				(unsigned long long)r.first_op[i]);
+		if (a->json)
+			printf("{\"variant\": \"%s\", \"seed\": %u, \"operations\": %llu, \"faults\": %llu, \"first_fault\": "
+			       "\"%s\", \"first_fault_op\": %llu, \"seconds\": %.3f}\n",
+			       o.variants[i]->name, o.seed, (unsigned long long)r.ops, (unsigned long long)r.faults[i],
+			       r.first_kind[i], (unsigned long long)r.first_op[i], r.seconds);
+		else
+			printf("fuzz %s: seed %u, %llu operations in %.1f s, %llu faults%s%s%s\n", o.variants[i]->name,
+			       o.seed, (unsigned long long)r.ops, r.seconds, (unsigned long long)r.faults[i],
+			       r.faults[i] ? " (first: " : "", r.first_kind[i], r.faults[i] ? ")" : "");
+		any |= r.faults[i] != 0;
+		if (record(db_path, a, o.variants[i]->name, "fuzz", 0, &ss, NULL) < 0)
+			any = -1;
+		ss_free(&ss);
+	}
+	return any < 0 ? 1 : any ? 3 : 0;
+}
+
+int cmd_engine(int argc, char **argv, const char *db_path)
+{
+	struct eargs a = { 0 };
+	if (argc < 1)
+		return usage("engine: a subcommand is required");
+	if (parse_args(argc, argv, &a) < 0)
+		return usage(NULL);
+	const char *sub = argv[0];
+	if (!strcmp(sub, "walkcost"))
+		return cmd_walkcost(db_path, &a);
+	if (!strcmp(sub, "scenario"))
+		return cmd_scenario(db_path, &a);
+	if (!strcmp(sub, "replay"))
+		return cmd_replay(db_path, &a);
+	if (!strcmp(sub, "fuzz"))
+		return cmd_fuzz(db_path, &a);
+	rb_error("engine: unknown subcommand '%s'", sub);
+	return usage(NULL);
+}

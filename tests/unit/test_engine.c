@@ -1,0 +1,193 @@
+/* The rmap engine: each article scenario against each design, the walk
+ * counts, the page tables, the trace parser, and bounded fuzzing
+ * (longer runs: make fuzz). */
+#include "engine.h"
+#include "fuzz.h"
+#include "scenarios.h"
+#include "tap.h"
+#include "trace.h"
+#include "walkcost.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void test_scenarios(void)
+{
+	for (int s = 0; scenarios[s].name; s++) {
+		for (int v = 0; rmap_variants[v]; v++) {
+			const struct rmap_ops *ops = rmap_variants[v];
+			struct engine e;
+			struct trace_ctx t;
+			char err[200];
+			engine_init(&e, ops);
+			trace_init(&t, &e);
+			int rc = trace_run_text(&t, scenarios[s].name, scenarios[s].trace, true, err, sizeof(err));
+			bool buggy = !strcmp(ops->name, scenarios[s].buggy);
+			if (buggy)
+				CHECK(rc == 0 && engine_has_fault(&e, scenarios[s].kind), "%s on %s: %s found (%zu faults)",
+				      scenarios[s].name, ops->name, scenarios[s].kind, e.nfaults);
+			else
+				CHECK(rc == 0 && e.nfaults == 0, "%s on %s: no fault (%s)", scenarios[s].name, ops->name,
+				      e.nfaults ? e.faults[0].detail : "clean");
+			if (!buggy) {
+				for (int p = 1; p < TRACE_MAX_PROCS; p++)
+					if (t.procs[p])
+						exit_mmap(&e, t.procs[p]);
+				bool clean = true;
+				for (int c = 0; c < NR_CACHES; c++)
+					clean &= e.live[c] == 0;
+				CHECK(clean, "%s on %s: nothing left once every process exits", scenarios[s].name, ops->name);
+			}
+			engine_destroy(&e);
+		}
+	}
+	/* dangling-anon-vma on avc-rc is the oops: the walk itself reports it */
+	struct engine e;
+	struct trace_ctx t;
+	char err[200];
+	engine_init(&e, &rmap_avc_rc);
+	trace_init(&t, &e);
+	trace_run_text(&t, "s", scenario_find("dangling-anon-vma")->trace, false, err, sizeof(err));
+	CHECK(engine_has_fault(&e, "dangling_anon_vma"), "without the checker, the rmap walk itself finds the freed anon_vma");
+	engine_destroy(&e);
+}
+
+static void test_walkcost(void)
+{
+	const unsigned long n = 60, p = 20;
+	for (int v = 0; rmap_variants[v]; v++) {
+		struct walkcost w;
+		CHECK(walkcost_run(rmap_variants[v], n, p, &w) == 0, "walkcost %s runs", rmap_variants[v]->name);
+		double full = (double)w.full.vmas_visited / (double)w.full.walks;
+		double ref = (double)w.ws.vmas_visited / (double)w.ws.walks;
+		CHECK(w.ws.walks == (n + 1) * p && w.anon_pages == (n + 1) * p, "%s: one walk per page (%llu)",
+		      rmap_variants[v]->name, (unsigned long long)w.ws.walks);
+		if (!strcmp(rmap_variants[v]->name, "legacy")) {
+			CHECK(full == (double)(n + 1), "legacy: a full walk visits all N+1 vmas (%.3f)", full);
+			/* child k's page is found after k+1 vmas: mean (N+2)/2 over children, 1 for the parent */
+			double want = ((double)p + (double)p * ((double)n * (double)(n + 3) / 2.0)) / (double)((n + 1) * p);
+			CHECK(ref > want - 1e-9 && ref < want + 1e-9, "legacy: page_referenced stops at the mapping (%.3f, "
+			      "expected %.3f)", ref, want);
+		} else {
+			CHECK(full <= 2.0, "%s: a full walk visits at most 2 vmas on average (%.3f)", rmap_variants[v]->name,
+			      full);
+			CHECK(ref <= 2.0, "%s: page_referenced visits at most 2 (%.3f)", rmap_variants[v]->name, ref);
+		}
+	}
+}
+
+static void test_pagetable(void)
+{
+	struct engine e;
+	engine_init(&e, &rmap_modern);
+	struct mm_struct *mm = mm_alloc(&e);
+	static struct page pages[1];
+	static char present[4096];
+	unsigned s = 12345;
+	int bad = 0;
+	for (int i = 0; i < 200000; i++) {
+		s = s * 1103515245u + 12345u;
+		unsigned long a = 1 + (s >> 8) % 4000;
+		if ((s >> 4) & 1) {
+			pte_install(&e, mm, a)->page = pages;
+			present[a] = 1;
+		} else {
+			pte_clear(mm, a);
+			present[a] = 0;
+		}
+		if (i % 997 == 0)
+			for (unsigned long x = 1; x < 4001; x++)
+				bad += (pte_lookup(mm, x) != NULL) != present[x];
+	}
+	size_t count = 0;
+	for (unsigned long x = 1; x < 4001; x++)
+		count += present[x];
+	CHECK(!bad && count == mm->nr_ptes, "page table agrees with a reference over 200000 inserts and deletes");
+	free(mm->ptes);
+	mm->ptes = NULL;
+	mm->nr_ptes = mm->cap_ptes = 0;
+	engine_destroy(&e);
+}
+
+static void test_trace_errors(void)
+{
+	struct {
+		const char *text, *want;
+	} cases[] = {
+		{ "mmap 1 10 2 rw\nfly 1 2\n", "t:2: unknown operation 'fly'" },
+		{ "write 1\n", "t:1: write takes 2 to 3 arguments, not 1" },
+		{ "mmap 1 10 2 rq\n", "t:1: mmap: 'rq' is not a protection" },
+		{ "# c\n\nmunmap 1 x 2\n", "t:3: munmap: 'x' is not a number" },
+		{ "exit 999\n", "t:1: process 999: processes are 1..255" },
+		{ "fork 1 0\n", "t:1: fork: child 0" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct engine e;
+		struct trace_ctx t;
+		char err[200] = "";
+		engine_init(&e, &rmap_modern);
+		trace_init(&t, &e);
+		int rc = trace_run_text(&t, "t", cases[i].text, true, err, sizeof(err));
+		CHECK(rc < 0 && strstr(err, cases[i].want), "trace error '%s'", err);
+		engine_destroy(&e);
+	}
+	struct engine e;
+	struct trace_ctx t;
+	char err[200] = "";
+	engine_init(&e, &rmap_avc);
+	trace_init(&t, &e);
+	CHECK(trace_run_text(&t, "t", "write 1 50\nexit 7\nmremap 1 1 1 9\n", true, err, sizeof(err)) == 0 &&
+		      t.refused == 3 && e.nfaults == 0,
+	      "operations the VM refuses are not errors (%llu refused)", (unsigned long long)t.refused);
+	engine_destroy(&e);
+}
+
+static void test_fuzz(void)
+{
+	struct fuzz_opts o = { .max_ops = 8000, .seed = 7, .check_each = true, .reset_every = 2000 };
+	for (int i = 0; rmap_variants[i]; i++)
+		o.variants[o.nvariants++] = rmap_variants[i];
+	struct fuzz_result r;
+	fuzz_run(&o, &r);
+	for (int i = 0; i < o.nvariants; i++) {
+		if (!strcmp(o.variants[i]->name, "avc-rc"))
+			CHECK(r.faults[i] > 0, "differential: avc-rc faults (%llu, first %s)", (unsigned long long)r.faults[i],
+			      r.first_kind[i]);
+		else
+			CHECK(r.faults[i] == 0 && r.divergences[i] == 0,
+			      "differential: %s survives %llu random operations (%llu faults, first %s)",
+			      o.variants[i]->name, (unsigned long long)r.ops, (unsigned long long)r.faults[i],
+			      r.first_kind[i]);
+	}
+
+	/* the 2.6.34-rc oops, found by chance, not by being told the sequence */
+	bool found = false;
+	uint64_t after = 0;
+	for (unsigned seed = 1; seed <= 20 && !found; seed++) {
+		struct fuzz_opts f = { .max_ops = 20000, .seed = seed, .check_each = false, .reset_every = 2000,
+				       .stop_at_fault = true };
+		f.variants[f.nvariants++] = &rmap_avc_rc;
+		fuzz_run(&f, &r);
+		found = r.faults[0] && !strcmp(r.first_kind[0], "dangling_anon_vma");
+		after += r.ops;
+	}
+	CHECK(found, "fuzzing avc-rc (walks only, no checker) finds a dangling anon_vma after %llu operations",
+	      (unsigned long long)after);
+
+	struct fuzz_opts m = { .max_ops = 8000, .seed = 3, .check_each = true, .reset_every = 1000,
+			       .inject_enomem = true };
+	m.variants[m.nvariants++] = &rmap_modern;
+	fuzz_run(&m, &r);
+	CHECK(r.faults[0] == 0, "modern under injected ENOMEM: no leak, no imbalance (%llu faults, first %s)",
+	      (unsigned long long)r.faults[0], r.first_kind[0]);
+}
+
+int main(void)
+{
+	test_scenarios();
+	test_walkcost();
+	test_pagetable();
+	test_trace_errors();
+	test_fuzz();
+	return tap_done();
+}
