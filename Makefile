@@ -18,7 +18,7 @@ HARNESS_SRC := harness/main.c $(HARNESS_LIB) $(filter-out workloads/main.c,$(LOA
 MIGRATIONS  := db/schema.sql $(sort $(wildcard db/migrations/*.sql))
 LIBS        := -lsqlite3 -lpfm -lm -pthread
 
-.PHONY: all deps test check-10k clean help
+.PHONY: all deps test check-10k fuzz clean help
 
 all: $(B)/rmapbench $(B)/rmapbench-load
 
@@ -27,6 +27,7 @@ help:
 	@echo "make deps         install missing Debian packages (or say which)"
 	@echo "make test         every test, ending in 'N passed, N failed'"
 	@echo "make check-10k    a 10,000-user aim7 point, then check nothing is left"
+	@echo "make fuzz         10M differential engine operations, 10M under ENOMEM, libFuzzer on traces"
 	@echo "make clean        remove build/"
 
 deps:
@@ -63,8 +64,22 @@ $(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(HARNESS_LIB) $(filter-out worklo
 # anything compiles.
 test:
 	@scripts/deps.sh
-	@$(MAKE) --no-print-directory -s all $(B)/asan/rmapbench $(B)/asan/rmapbench-load $(UNIT_BIN)
+	@$(MAKE) --no-print-directory -s all $(B)/asan/rmapbench $(B)/asan/rmapbench-load $(UNIT_BIN) $(B)/fuzz/trace_fuzzer
 	@tests/run-all.sh $(UNIT_BIN)
+
+# libFuzzer over the trace parser and the engine behind it (clang only).
+$(B)/fuzz/trace_fuzzer: tests/fuzz/trace_fuzzer.c $(ENGINE_SRC) engine/*.h
+	@mkdir -p $(@D)
+	clang $(CSTD) -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined -Iengine -o $@ $< $(ENGINE_SRC) -lpthread
+
+FUZZ_OPS     ?= 10000000
+FUZZ_SECONDS ?= 300
+SEED         ?= 2026
+fuzz: all $(B)/fuzz/trace_fuzzer
+	build/rmapbench engine fuzz --differential --ops $(FUZZ_OPS) --seed $(SEED)
+	build/rmapbench engine fuzz --variant modern --inject-enomem --ops $(FUZZ_OPS) --seed $(SEED)
+	@mkdir -p $(B)/fuzz/corpus
+	$(B)/fuzz/trace_fuzzer -artifact_prefix=$(B)/fuzz/ -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus tests/fuzz/corpus
 
 check-10k: all $(B)/asan/rmapbench
 	@bash tests/integration/users_10k.sh && echo "10,000 users: ok, nothing left"

@@ -79,6 +79,8 @@ struct anon_vma {
 	unsigned long num_children, num_active_vmas;
 	/* the engine's own */
 	bool freed;                        /* kept in quarantine, as KASAN does */
+	unsigned long chk_children, chk_active; /* the checker's own tallies */
+	int chk_refs;
 	uint64_t id;
 	struct engine_lock lock;           /* anon_vma->lock, or the root rwsem */
 	struct list_head all;              /* engine->anon_vmas, for the checker */
@@ -105,6 +107,7 @@ struct rmap_walk_control {
 struct rmap_ops {
 	const char *name;
 	const char *release;
+	bool has_known_bugs;   /* avc-rc: its faults are the point, not a regression */
 	int (*anon_vma_prepare)(struct engine *e, struct vm_area_struct *vma);
 	int (*anon_vma_fork)(struct engine *e, struct vm_area_struct *vma, struct vm_area_struct *pvma);
 	int (*anon_vma_clone)(struct engine *e, struct vm_area_struct *dst, struct vm_area_struct *src);

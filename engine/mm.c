@@ -420,12 +420,10 @@ int handle_mm_fault(struct engine *e, struct mm_struct *mm, unsigned long addr, 
 /* ---- fork and exit ----------------------------------------------------- */
 
 /* copy_page_range: both sides now share every page (COW), swap entries too. */
-static void copy_range(struct engine *e, struct mm_struct *dst, struct mm_struct *src, struct vm_area_struct *vma)
+static void copy_one(struct engine *e, struct mm_struct *dst, struct mm_struct *src, unsigned long a)
 {
-	for (unsigned long a = vma->vm_start; a < vma->vm_end; a++) {
-		struct pte *s = pte_lookup(src, a);
-		if (!s)
-			continue;
+	struct pte *s = pte_lookup(src, a);
+	if (s) {
 		struct page *page = s->page;
 		bool swap = s->swap;
 		struct pte *d = pte_install(e, dst, a);
@@ -436,6 +434,19 @@ static void copy_range(struct engine *e, struct mm_struct *dst, struct mm_struct
 		else
 			page->mapcount++; /* page_dup_rmap */
 	}
+}
+
+static void copy_range(struct engine *e, struct mm_struct *dst, struct mm_struct *src, struct vm_area_struct *vma)
+{
+	if (vma->vm_end - vma->vm_start <= src->cap_ptes) {
+		for (unsigned long a = vma->vm_start; a < vma->vm_end; a++)
+			copy_one(e, dst, src, a);
+		return;
+	}
+	/* a sparse vma: visit the source's table instead (it does not change) */
+	for (size_t i = 0; i < src->cap_ptes; i++)
+		if (src->ptes[i].addr >= vma->vm_start && src->ptes[i].addr < vma->vm_end)
+			copy_one(e, dst, src, src->ptes[i].addr);
 }
 
 struct mm_struct *dup_mm(struct engine *e, struct mm_struct *oldmm)
@@ -593,17 +604,30 @@ int do_mremap(struct engine *e, struct mm_struct *mm, unsigned long addr, unsign
 	struct vm_area_struct *new_vma = copy_vma(e, mm, vma, new_addr, len, new_pgoff);
 	if (!new_vma)
 		return -ENOMEM;
-	/* move_page_tables: the pages keep their index, the ptes move */
-	for (unsigned long i = 0; i < len; i++) {
-		struct pte *p = pte_lookup(mm, addr + i);
-		if (!p)
-			continue;
-		struct pte moved = *p;
-		pte_clear(mm, addr + i);
-		struct pte *d = pte_install(e, mm, new_addr + i);
+	/* move_page_tables: the pages keep their index, the ptes move. A
+	 * sparse range is collected from the table first. */
+	/* at most every pte of the mm can be in the range */
+	size_t n = 0;
+	unsigned long *from = malloc((mm->nr_ptes + 1) * sizeof(*from));
+	if (!from)
+		return -ENOMEM;
+	if (len <= mm->cap_ptes) {
+		for (unsigned long i = 0; i < len; i++)
+			if (pte_lookup(mm, addr + i))
+				from[n++] = addr + i;
+	} else {
+		for (size_t i = 0; i < mm->cap_ptes; i++)
+			if (mm->ptes[i].addr >= addr && mm->ptes[i].addr < addr + len)
+				from[n++] = mm->ptes[i].addr;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct pte moved = *pte_lookup(mm, from[i]);
+		pte_clear(mm, from[i]);
+		struct pte *d = pte_install(e, mm, new_addr + (from[i] - addr));
 		d->page = moved.page;
 		d->swap = moved.swap;
 	}
+	free(from);
 	return do_munmap(e, mm, addr, len);
 }
 

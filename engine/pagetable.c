@@ -12,7 +12,8 @@ static size_t slot(unsigned long addr, size_t cap)
 
 struct pte *pte_lookup(struct mm_struct *mm, unsigned long addr)
 {
-	if (!mm->cap_ptes)
+	/* address 0 marks an empty slot, and is never mapped (mmap_min_addr) */
+	if (!mm->cap_ptes || !addr)
 		return NULL;
 	for (size_t i = slot(addr, mm->cap_ptes);; i = (i + 1) & (mm->cap_ptes - 1)) {
 		struct pte *p = &mm->ptes[i];

@@ -205,6 +205,7 @@ static void check_avc_rc(struct engine *e)
 const struct rmap_ops rmap_avc_rc = {
 	.name = "avc-rc",
 	.release = "2.6.34-rc1..rc3: anon_vma_chain as merged (5beb49305251)",
+	.has_known_bugs = true,
 	.anon_vma_prepare = anon_vma_prepare,
 	.anon_vma_fork = anon_vma_fork,
 	.anon_vma_clone = anon_vma_clone,

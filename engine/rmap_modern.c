@@ -360,35 +360,39 @@ static bool anon_vma_reaches(struct anon_vma *av, struct vm_area_struct *vma, un
 static void check_modern(struct engine *e)
 {
 	avc_check(e, false);
-	struct anon_vma *av, *x;
+	struct anon_vma *av;
+	list_for_each_entry(av, &e->anon_vmas, all)
+		av->chk_children = av->chk_active = 0, av->chk_refs = 0;
 	list_for_each_entry(av, &e->anon_vmas, all) {
 		if (av->freed)
 			continue;
-		unsigned long children = 0, active = 0;
-		int refs = list_empty(&av->head) ? 0 : 1;
-		list_for_each_entry(x, &e->anon_vmas, all) {
-			if (x->freed)
-				continue;
-			if (x->parent == av && !list_empty(&x->head))
-				children++;
-			if (x != av && x->root == av)
-				refs++;
+		if (!list_empty(&av->head)) {
+			av->parent->chk_children++;
+			av->chk_refs++;
 		}
-		struct mm_struct *mm;
-		list_for_each_entry(mm, &e->mms, mmlist) {
-			struct vm_area_struct *v;
-			list_for_each_entry(v, &mm->mmap, vm_list)
-				active += v->anon_vma == av;
-		}
+		if (av->root != av)
+			av->root->chk_refs++;
+	}
+	struct mm_struct *mm;
+	list_for_each_entry(mm, &e->mms, mmlist) {
+		struct vm_area_struct *v;
+		list_for_each_entry(v, &mm->mmap, vm_list)
+			if (v->anon_vma)
+				v->anon_vma->chk_active++;
+	}
+	list_for_each_entry(av, &e->anon_vmas, all) {
+		if (av->freed)
+			continue;
 		if (av->root->freed)
 			engine_fault(e, "root_freed_first", "anon_vma %llu is live but its root %llu was freed",
 				     (unsigned long long)av->id, (unsigned long long)av->root->id);
-		if (av->num_children != children || av->num_active_vmas != active || av->refcount != refs)
+		if (av->num_children != av->chk_children || av->num_active_vmas != av->chk_active ||
+		    av->refcount != av->chk_refs)
 			engine_fault(e, "count_imbalance",
 				     "anon_vma %llu: num_children %lu (expected %lu), num_active_vmas %lu (%lu), "
 				     "refcount %d (%d)",
-				     (unsigned long long)av->id, av->num_children, children, av->num_active_vmas, active,
-				     av->refcount, refs);
+				     (unsigned long long)av->id, av->num_children, av->chk_children, av->num_active_vmas,
+				     av->chk_active, av->refcount, av->chk_refs);
 	}
 }
 

@@ -35,7 +35,7 @@ static int num(const char *s, unsigned long *v)
 	char *end;
 	errno = 0;
 	unsigned long long x = strtoull(s, &end, 10);
-	if (errno || end == s || *end || x > (1ull << 40))
+	if (errno || end == s || *end || x > (1ull << 32))
 		return -1;
 	*v = (unsigned long)x;
 	return 0;

@@ -1,0 +1,36 @@
+# The engine from the command line: exit codes (0 clean, 3 fault, 2 usage),
+# --json, fault reports, replay of a trace file, and the engine-target runs
+# it records.
+. "$(dirname "$0")/../lib.sh"
+db=$tmp/e.db
+e() { "$BIN" --db "$db" engine "$@"; }
+e scenario --list | grep -q "^dangling-anon-vma .*ea90002b0fa" || fail "scenario --list"
+for v in legacy avc modern; do
+	e scenario merge-reuse --variant $v >"$tmp/o" || fail "merge-reuse on $v exited $?: $(cat "$tmp/o")"
+done
+e scenario merge-reuse --variant avc-rc >"$tmp/o"
+[[ $? == 3 ]] || fail "merge-reuse on avc-rc did not exit 3"
+grep -q "FAULT rmap_unreachable" "$tmp/o" || fail "no fault report: $(cat "$tmp/o")"
+grep -q "the operations that led there" "$tmp/o" || fail "the report lacks the operations"
+e scenario dangling-anon-vma --variant avc-rc --json >"$tmp/j"
+[[ $? == 3 ]] || fail "json scenario exit"
+[[ $(sqlite3 :memory: "select json_extract(readfile('$tmp/j'), '\$.faults[0].kind') is not null, json_extract(readfile('$tmp/j'), '\$.expected_kind')") == "1|dangling_anon_vma" ]] || fail "scenario json: $(cat "$tmp/j")"
+e walkcost --variant legacy --children 20 --pages 10 --json >"$tmp/w" || fail "walkcost"
+for k in rmap_walks rmap_vmas_visited rmap_vmas_per_walk wall_s peak_rss_bytes full_rmap_vmas_per_walk; do
+	[[ $(sqlite3 :memory: "select json_type(readfile('$tmp/w'), '\$.$k')") == real || $(sqlite3 :memory: "select json_type(readfile('$tmp/w'), '\$.$k')") == integer ]] || fail "walkcost json lacks $k: $(cat "$tmp/w")"
+done
+[[ $(sqlite3 :memory: "select json_extract(readfile('$tmp/w'), '\$.full_rmap_vmas_per_walk') = 21") == 1 ]] || fail "legacy full walk is not N+1"
+printf 'mmap 1 10 2 rw\nwrite 1 10 2\nfork 1 2\nwrite 2 10\nreclaim 1 10 2\nread 1 10 2\nexit 2\n' >"$tmp/ok.trace"
+e replay "$tmp/ok.trace" --variant modern >"$tmp/o" || fail "a clean trace did not exit 0: $(cat "$tmp/o")"
+printf 'mmap 1 10 2 rw\nteleport 1 2\n' >"$tmp/bad.trace"
+e replay "$tmp/bad.trace" --variant modern 2>"$tmp/err"
+[[ $? == 2 ]] || fail "a malformed trace did not exit 2"
+grep -q "bad.trace:2: unknown operation 'teleport'" "$tmp/err" || fail "trace error: $(cat "$tmp/err")"
+e scenario chain-order --variant nosuch 2>"$tmp/err"; [[ $? == 2 ]] || fail "unknown variant did not exit 2"
+e walkcost --variant avc --children x --pages 2 2>"$tmp/err"; [[ $? == 2 ]] || fail "bad --children did not exit 2"
+grep -q -- "--children x: expected an integer" "$tmp/err" || fail "bad number error: $(cat "$tmp/err")"
+e fuzz --variant avc --ops 3000 --seed 5 >"$tmp/f" || fail "fuzz avc: $(cat "$tmp/f")"
+runs=$(sqlite3 "$db" "select count(*) from runs where target = 'engine' and status = 'done'")
+[[ $runs == 8 ]] || fail "engine runs not recorded ($runs)"
+[[ $(sqlite3 "$db" "select count(*) from results r join runs u on u.id = r.run_id where u.variant = 'legacy' and r.metric = 'rmap_vmas_per_walk'") == 1 ]] || fail "walkcost figures not in the database"
+exit 0
