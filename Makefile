@@ -20,7 +20,7 @@ LIBS        := -lsqlite3 -lpfm -lm -pthread
 
 .PHONY: all deps test check-10k fuzz clean help
 
-all: $(B)/rmapbench $(B)/rmapbench-load
+all: $(B)/rmapbench $(B)/rmapbench-load $(B)/rmapbench-bench
 
 help:
 	@echo "make              build the CLI and the static workload binary"
@@ -43,6 +43,22 @@ $(B)/rmapbench-load: $(LOAD_SRC) workloads/*.h
 
 $(B)/rmapbench: $(HARNESS_SRC) harness/*.h db/*.h engine/*.h $(B)/gen/migrations.h
 	$(CC) $(ALLCFLAGS) -o $@ $(HARNESS_SRC) $(LIBS)
+
+# Microbenchmarks: C against bench/bench.h; bench/shim.cc is the only C++.
+BENCH_C := $(filter-out bench/shim.cc,$(wildcard bench/*.c))
+$(B)/bench/shim.o: bench/shim.cc bench/bench.h
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -O2 -g -Ibench -c -o $@ $<
+
+BENCH_OBJ := $(patsubst bench/%.c,$(B)/bench/%.o,$(BENCH_C)) $(patsubst engine/%.c,$(B)/bench/engine-%.o,$(ENGINE_SRC))
+$(B)/bench/%.o: bench/%.c bench/bench.h engine/*.h
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) -Ibench -c -o $@ $<
+$(B)/bench/engine-%.o: engine/%.c engine/*.h
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) -c -o $@ $<
+$(B)/rmapbench-bench: $(BENCH_OBJ) $(B)/bench/shim.o
+	$(CXX) -o $@ $^ -lbenchmark -lpthread
 
 # The same sources under ASan+UBSan, for the tests.
 $(B)/asan/rmapbench: $(HARNESS_SRC) harness/*.h db/*.h engine/*.h $(B)/gen/migrations.h

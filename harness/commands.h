@@ -10,5 +10,6 @@ int cmd_show(const char *db_path, const char *run);
 int cmd_export(const char *db_path, const char *run, const char *format);
 int cmd_report(const char *db_path, const char *run);
 int cmd_engine(int argc, char **argv, const char *db_path);
+int cmd_bench(int argc, char **argv, const char *db_path);
 
 #endif

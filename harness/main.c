@@ -20,6 +20,7 @@ static void usage(FILE *f)
 	      "  report RUN                   remake a run's figures and HTML report\n"
 	      "  workloads                    list the workload generators\n"
 	      "  engine walkcost|scenario|replay|fuzz ...  the userspace rmap engine (engine --help)\n"
+	      "  bench [FILTER] [--repetitions R] [--min-time S]  microbenchmarks into the database\n"
 	      "\n"
 	      "options:\n"
 	      "  --db PATH        results database (default $RMAPBENCH_DB or results/rmapbench.db)\n"
@@ -64,6 +65,8 @@ int main(int argc, char **argv)
 		} else if (a[0] == '-' && a[1]) {
 			rb_error("unknown option '%s' (rmapbench --help)", a);
 			return 2;
+		} else if (!npos && !strcmp(a, "bench")) {
+			return cmd_bench(argc - i - 1, argv + i + 1, db);
 		} else if (!npos && !strcmp(a, "engine")) {
 			/* everything after "engine" is the engine's own */
 			return cmd_engine(argc - i - 1, argv + i + 1, db);

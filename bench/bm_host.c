@@ -1,0 +1,153 @@
+/* The running kernel's side of the same costs:
+ *   host/fork_exit/MiB      fork+exit of a process with an M-MiB touched region
+ *   host/cow_fault          one COW fault (a child holds the pages shared)
+ *   host/munmap_cowed/MiB   munmap of an M-MiB region the process has COWed
+ * Google Benchmark's CPU time leaves out reaped children, so the children's
+ * system and user time come as counters from RUSAGE_CHILDREN deltas. */
+#include "bench.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PAGE 4096UL
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double children_cpu(double *sys)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_CHILDREN, &ru);
+	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+}
+
+static char *region(size_t len)
+{
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	for (size_t off = 0; off < len; off += PAGE)
+		p[off] = 1;
+	return p;
+}
+
+/* A child that shares our pages until we let it go. */
+static pid_t holder(int *release)
+{
+	int fds[2];
+	if (pipe(fds) < 0)
+		return -1;
+	pid_t parent = getpid(), pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		close(fds[1]);
+		char c;
+		while (read(fds[0], &c, 1) > 0)
+			;
+		_exit(0);
+	}
+	close(fds[0]);
+	*release = fds[1];
+	return pid;
+}
+
+static void let_go(pid_t pid, int release)
+{
+	close(release);
+	waitpid(pid, NULL, 0);
+}
+
+static void bm_fork_exit(struct bench_state *st, void *arg)
+{
+	(void)arg;
+	size_t len = (size_t)bench_range(st, 0) << 20;
+	char *p = region(len);
+	if (!p) {
+		bench_skip_with_error(st, "mmap failed");
+		return;
+	}
+	double sys0, usr0 = children_cpu(&sys0);
+	while (bench_keep_running(st)) {
+		pid_t pid = fork();
+		if (pid == 0)
+			_exit(0);
+		waitpid(pid, NULL, 0);
+	}
+	double sys1, usr1 = children_cpu(&sys1);
+	double n = (double)bench_iterations(st);
+	bench_counter(st, "child_sys_us", (sys1 - sys0) * 1e6 / n, BENCH_COUNTER_PLAIN);
+	bench_counter(st, "child_user_us", (usr1 - usr0) * 1e6 / n, BENCH_COUNTER_PLAIN);
+	munmap(p, len);
+}
+
+static void bm_cow_fault(struct bench_state *st, void *arg)
+{
+	(void)arg;
+	const size_t pages = 256, len = pages * PAGE;
+	while (bench_keep_running(st)) {
+		char *p = region(len);
+		int release;
+		pid_t pid = holder(&release);
+		if (!p || pid < 0) {
+			bench_skip_with_error(st, "setup failed");
+			return;
+		}
+		double t0 = now();
+		for (size_t off = 0; off < len; off += PAGE)
+			p[off] = 2; /* a COW fault each */
+		bench_set_iteration_time(st, (now() - t0) / (double)pages);
+		let_go(pid, release);
+		munmap(p, len);
+	}
+	bench_counter(st, "faults_per_iteration", 1, BENCH_COUNTER_PLAIN);
+}
+
+static void bm_munmap_cowed(struct bench_state *st, void *arg)
+{
+	(void)arg;
+	size_t len = (size_t)bench_range(st, 0) << 20;
+	while (bench_keep_running(st)) {
+		char *p = region(len);
+		int release;
+		pid_t pid = holder(&release);
+		if (!p || pid < 0) {
+			bench_skip_with_error(st, "setup failed");
+			return;
+		}
+		for (size_t off = 0; off < len; off += PAGE)
+			p[off] = 2;
+		double t0 = now();
+		munmap(p, len);
+		bench_set_iteration_time(st, now() - t0);
+		let_go(pid, release);
+	}
+}
+
+void register_host_benchmarks(void);
+
+void register_host_benchmarks(void)
+{
+	static const struct bench_def defs[] = {
+		{ .name = "host/fork_exit", .fn = bm_fork_exit, .args = { 1, 16, 64 }, .nargs = 3,
+		  .arg_names = { "MiB" }, .unit = BENCH_US, .real_time = true },
+		{ .name = "host/cow_fault", .fn = bm_cow_fault, .unit = BENCH_NS, .manual_time = true },
+		{ .name = "host/munmap_cowed", .fn = bm_munmap_cowed, .args = { 1, 16 }, .nargs = 2,
+		  .arg_names = { "MiB" }, .unit = BENCH_US, .manual_time = true },
+	};
+	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
+		bench_register(&defs[i]);
+}
