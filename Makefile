@@ -80,8 +80,13 @@ $(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(HARNESS_LIB) $(filter-out worklo
 # anything compiles.
 test:
 	@scripts/deps.sh
-	@$(MAKE) --no-print-directory -s all $(B)/asan/rmapbench $(B)/asan/rmapbench-load $(UNIT_BIN) $(B)/fuzz/trace_fuzzer
-	@tests/run-all.sh $(UNIT_BIN)
+	@$(MAKE) --no-print-directory -s all $(B)/asan/rmapbench $(B)/asan/rmapbench-load $(UNIT_BIN) $(B)/fuzz/trace_fuzzer $(B)/tests/tsan_threads
+	@tests/run-all.sh $(UNIT_BIN) $(B)/tests/tsan_threads
+
+# The threaded engine under ThreadSanitizer (clang's runtime).
+$(B)/tests/tsan_threads: tests/tsan/test_threads.c tests/unit/tap.h $(ENGINE_SRC) engine/*.h
+	@mkdir -p $(@D)
+	clang $(CSTD) -Wall -Wextra -Werror -g -O1 -fsanitize=thread -Iengine -Itests/unit -o $@ $< $(ENGINE_SRC) -lpthread
 
 # libFuzzer over the trace parser and the engine behind it (clang only).
 $(B)/fuzz/trace_fuzzer: tests/fuzz/trace_fuzzer.c $(ENGINE_SRC) engine/*.h

@@ -1,8 +1,9 @@
 /* The engine's operations per design, against N:
  *   page_referenced, try_to_unmap  one walk of the last of N forked
  *       children's COWed page (legacy scans the family to find it)
- *   anon_vma_fork, exit_mmap      fork and exit of a process at fork
- *       depth N (its vma's chain has N+1 entries in the chain designs)
+ *   anon_vma_fork, exit_unlink_anon_vmas   fork and exit of a process at
+ *       fork depth N (its vma's chain has N+1 entries in the chain designs)
+ *   *_sibling   the same for one more child of a parent with N children
  * Operations too short for PauseTiming are timed by hand (manual time). */
 #include "bench.h"
 #include "engine.h"
@@ -91,6 +92,36 @@ static void bm_anon_vma_fork(struct bench_state *st, void *arg)
 	engine_destroy(&e);
 }
 
+/* fork and exit of one more child of a parent that has n already */
+static void bm_fork_sibling(struct bench_state *st, void *arg)
+{
+	struct engine e;
+	struct mm_struct *last;
+	struct mm_struct *parent = family(&e, arg, bench_range(st, 0), &last);
+	while (bench_keep_running(st)) {
+		double t0 = now();
+		struct mm_struct *c = dup_mm(&e, parent);
+		bench_set_iteration_time(st, now() - t0);
+		exit_mmap(&e, c);
+	}
+	engine_destroy(&e);
+}
+
+static void bm_exit_sibling(struct bench_state *st, void *arg)
+{
+	struct engine e;
+	struct mm_struct *last;
+	struct mm_struct *parent = family(&e, arg, bench_range(st, 0), &last);
+	while (bench_keep_running(st)) {
+		struct mm_struct *c = dup_mm(&e, parent);
+		handle_mm_fault(&e, c, ADDR, true); /* its own COWed page, as the others have */
+		double t0 = now();
+		exit_mmap(&e, c);
+		bench_set_iteration_time(st, now() - t0);
+	}
+	engine_destroy(&e);
+}
+
 static void bm_exit_unlink(struct bench_state *st, void *arg)
 {
 	struct engine e;
@@ -108,7 +139,7 @@ void register_engine_benchmarks(void);
 
 void register_engine_benchmarks(void)
 {
-	static char names[4][4][64];
+	static char names[6][4][64];
 	static const struct {
 		const char *op;
 		bench_fn fn;
@@ -119,8 +150,10 @@ void register_engine_benchmarks(void)
 		{ "try_to_unmap", bm_try_to_unmap, true, 10000 },
 		{ "anon_vma_fork", bm_anon_vma_fork, true, 1000 },
 		{ "exit_unlink_anon_vmas", bm_exit_unlink, true, 1000 },
+		{ "anon_vma_fork_sibling", bm_fork_sibling, true, 10000 },
+		{ "exit_unlink_anon_vmas_sibling", bm_exit_sibling, true, 10000 },
 	};
-	for (int o = 0; o < 4; o++) {
+	for (int o = 0; o < 6; o++) {
 		for (int v = 0; rmap_variants[v]; v++) {
 			struct bench_def d = { 0 };
 			snprintf(names[o][v], sizeof(names[o][v]), "engine/%s/%s", ops[o].op, rmap_variants[v]->name);
@@ -129,7 +162,7 @@ void register_engine_benchmarks(void)
 			d.arg = (void *)rmap_variants[v];
 			for (long n = 1; n <= ops[o].max; n *= 10)
 				d.args[d.nargs++] = n;
-			d.arg_names[0] = o < 2 ? "children" : "depth";
+			d.arg_names[0] = o == 2 || o == 3 ? "depth" : "children";
 			d.manual_time = ops[o].manual;
 			d.unit = BENCH_NS;
 			bench_register(&d);

@@ -12,14 +12,14 @@ const size_t cache_sizes[NR_CACHES] = { sizeof(struct mm_struct), sizeof(struct 
 
 void *engine_alloc(struct engine *e, enum cache c)
 {
-	if (e->fail_alloc_at && --e->fail_alloc_at == 0)
+	if (e->fail_alloc_at && --e->fail_alloc_at == 0) /* single-threaded runs only */
 		return NULL;
 	void *p = calloc(1, cache_sizes[c]);
 	if (!p)
 		return NULL;
-	e->live[c]++;
-	e->allocs[c]++;
-	e->bytes[c] += cache_sizes[c];
+	__atomic_add_fetch(&e->live[c], 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&e->allocs[c], 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&e->bytes[c], cache_sizes[c], __ATOMIC_RELAXED);
 	return p;
 }
 
@@ -27,7 +27,7 @@ void engine_free(struct engine *e, enum cache c, void *p)
 {
 	if (!p)
 		return;
-	e->live[c]--;
-	e->bytes[c] -= cache_sizes[c];
+	__atomic_sub_fetch(&e->live[c], 1, __ATOMIC_RELAXED);
+	__atomic_sub_fetch(&e->bytes[c], cache_sizes[c], __ATOMIC_RELAXED);
 	free(p);
 }

@@ -26,15 +26,36 @@ void engine_init(struct engine *e, const struct rmap_ops *ops)
 	INIT_LIST_HEAD(&e->pages);
 	INIT_LIST_HEAD(&e->anon_vmas);
 	pthread_mutex_init(&e->stats_lock, NULL);
+	pthread_mutex_init(&e->ptl, NULL);
+	pthread_mutex_init(&e->lru_lock, NULL);
+}
+
+void engine_set_threaded(struct engine *e)
+{
+	e->threaded = true;
+}
+
+void ptl_lock(struct engine *e)
+{
+	if (e->threaded)
+		pthread_mutex_lock(&e->ptl);
+}
+
+void ptl_unlock(struct engine *e)
+{
+	if (e->threaded)
+		pthread_mutex_unlock(&e->ptl);
 }
 
 void engine_note_op(struct engine *e, const char *fmt, ...)
 {
 	va_list ap;
+	pthread_mutex_lock(&e->stats_lock);
 	va_start(ap, fmt);
 	vsnprintf(e->history[e->hist_pos++ % 16], sizeof(e->history[0]), fmt, ap);
 	va_end(ap);
 	e->ops_done++;
+	pthread_mutex_unlock(&e->stats_lock);
 }
 
 /* A fault is a report, never a crash: the operations that led to it are
@@ -46,10 +67,20 @@ void engine_fault(struct engine *e, const char *kind, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(detail, sizeof(detail), fmt, ap);
 	va_end(ap);
+	pthread_mutex_lock(&e->stats_lock);
+	/* the first reports are the ones anyone reads; past them, only count
+	 * (avc-rc under the fuzzer breaks on almost every operation) */
+	if (e->nfaults >= 256) {
+		e->faults_dropped++;
+		pthread_mutex_unlock(&e->stats_lock);
+		return;
+	}
 	/* a broken state is found again after every later operation: once */
 	for (size_t i = 0; i < e->nfaults; i++)
-		if (!strcmp(e->faults[i].kind, kind) && !strcmp(e->faults[i].detail, detail))
+		if (!strcmp(e->faults[i].kind, kind) && !strcmp(e->faults[i].detail, detail)) {
+			pthread_mutex_unlock(&e->stats_lock);
 			return;
+		}
 	if (e->nfaults == e->cap_faults) {
 		size_t cap = e->cap_faults ? e->cap_faults * 2 : 16;
 		struct fault *f = realloc(e->faults, cap * sizeof(*f));
@@ -62,6 +93,12 @@ void engine_fault(struct engine *e, const char *kind, const char *fmt, ...)
 	snprintf(f->kind, sizeof(f->kind), "%s", kind);
 	snprintf(f->detail, sizeof(f->detail), "%s", detail);
 	f->op = e->ops_done;
+	pthread_mutex_unlock(&e->stats_lock);
+}
+
+size_t engine_fault_count(const struct engine *e)
+{
+	return e->nfaults + e->faults_dropped;
 }
 
 bool engine_has_fault(const struct engine *e, const char *kind)
@@ -109,8 +146,10 @@ struct anon_vma *anon_vma_alloc_common(struct engine *e)
 		return NULL;
 	INIT_LIST_HEAD(&av->head);
 	pthread_mutex_init(&av->lock.m, NULL);
-	av->id = ++e->next_anon_vma;
+	av->id = __atomic_add_fetch(&e->next_anon_vma, 1, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&e->stats_lock);
 	list_add_tail(&av->all, &e->anon_vmas);
+	pthread_mutex_unlock(&e->stats_lock);
 	return av;
 }
 
@@ -118,14 +157,19 @@ struct anon_vma *anon_vma_alloc_common(struct engine *e)
  * page that still points at one is then a report, not a use-after-free. */
 void anon_vma_free_common(struct engine *e, struct anon_vma *av)
 {
-	av->freed = true;
-	e->live[C_ANON_VMA]--;
-	e->bytes[C_ANON_VMA] -= sizeof(*av);
+	__atomic_store_n(&av->freed, true, __ATOMIC_RELEASE);
+	__atomic_sub_fetch(&e->live[C_ANON_VMA], 1, __ATOMIC_RELAXED);
+	__atomic_sub_fetch(&e->bytes[C_ANON_VMA], sizeof(*av), __ATOMIC_RELAXED);
+	/* a walker may still be taking the lock of what it found: its
+	 * figures are read under the lock they describe */
+	pthread_mutex_lock(&av->lock.m);
+	struct engine_lock l = av->lock;
+	pthread_mutex_unlock(&av->lock.m);
 	pthread_mutex_lock(&e->stats_lock);
-	e->locks.acquisitions += av->lock.acquisitions;
-	e->locks.contentions += av->lock.contentions;
-	e->locks.wait_ns += av->lock.wait_ns;
-	e->locks.hold_ns += av->lock.hold_ns;
+	e->locks.acquisitions += l.acquisitions;
+	e->locks.contentions += l.contentions;
+	e->locks.wait_ns += l.wait_ns;
+	e->locks.hold_ns += l.hold_ns;
 	pthread_mutex_unlock(&e->stats_lock);
 }
 
@@ -158,4 +202,6 @@ void engine_destroy(struct engine *e)
 	}
 	free(e->faults);
 	pthread_mutex_destroy(&e->stats_lock);
+	pthread_mutex_destroy(&e->ptl);
+	pthread_mutex_destroy(&e->lru_lock);
 }

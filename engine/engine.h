@@ -41,6 +41,8 @@ struct page {
 	int mapcount;              /* present ptes */
 	int swapcount;             /* swap ptes: the page is in the swap cache */
 	bool anon_exclusive;       /* modern: PageAnonExclusive */
+	int pin;                   /* held by a walker: freeing waits for it */
+	bool dead;                 /* unmapped and out of swap while pinned */
 	uint64_t id;
 	struct list_head lru;      /* engine->pages */
 };
@@ -102,6 +104,7 @@ struct rmap_walk_control {
 	bool (*rmap_one)(struct engine *e, struct page *page, struct vm_area_struct *vma, unsigned long address,
 			 void *arg);
 	void *arg;
+	struct anon_vma *anon_vma; /* what page_lock_anon_vma found: the walk's anon_vma */
 };
 
 struct rmap_ops {
@@ -157,11 +160,17 @@ struct engine {
 	bool check_each_op;       /* run the invariant checker after each op */
 	struct walk_stats ws;
 	struct fault *faults;
-	size_t nfaults, cap_faults;
+	size_t nfaults, cap_faults, faults_dropped;
 	char history[16][96];     /* the last operations, for fault reports */
 	unsigned hist_pos;
 	struct lock_totals locks; /* of freed anon_vmas, and live ones at the end */
 	pthread_mutex_t stats_lock;
+	/* Threaded runs only (engine_set_threaded): the lock order is
+	 * anon_vma lock -> ptl -> lru_lock -> stats_lock, as in the kernel
+	 * (anon_vma->rwsem, then the page table lock, then the lru lock). */
+	bool threaded;
+	pthread_mutex_t ptl;      /* every pte, page count and mapping, vma boundaries */
+	pthread_mutex_t lru_lock; /* e->pages, page pins and frees */
 };
 
 /* alloc.c */
@@ -172,10 +181,14 @@ extern const size_t cache_sizes[NR_CACHES];
 
 /* engine.c */
 void engine_init(struct engine *e, const struct rmap_ops *ops);
+void engine_set_threaded(struct engine *e);
+void ptl_lock(struct engine *e);
+void ptl_unlock(struct engine *e);
 void engine_destroy(struct engine *e);
 void engine_fault(struct engine *e, const char *kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void engine_note_op(struct engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool engine_has_fault(const struct engine *e, const char *kind);
+size_t engine_fault_count(const struct engine *e);
 struct anon_vma *anon_vma_alloc_common(struct engine *e);
 void anon_vma_free_common(struct engine *e, struct anon_vma *av);
 struct anon_vma_chain *anon_vma_chain_alloc(struct engine *e);
@@ -207,6 +220,9 @@ bool try_to_unmap(struct engine *e, struct page *page);
 void rmap_walk_full(struct engine *e, struct page *page);
 int shrink_mm(struct engine *e, struct mm_struct *mm, unsigned long start, unsigned long len);
 void free_page_if_unused(struct engine *e, struct page *page);
+struct page *page_pin_next(struct engine *e, struct page *cur);
+bool rmap_walk_begin(struct engine *e, struct page *page, struct anon_vma *anon_vma);
+void rmap_walk_end(struct engine *e);
 
 /* check.c: CONFIG_DEBUG_VM in userspace; returns faults found */
 size_t engine_check(struct engine *e);

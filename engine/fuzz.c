@@ -177,7 +177,8 @@ int fuzz_run(const struct fuzz_opts *o, struct fuzz_result *r)
 			struct lane *l = &lanes[i];
 			if (reset)
 				lane_stop(l, o->check_each);
-			if (l->e.nfaults > l->seen_faults) {
+			size_t total = engine_fault_count(&l->e);
+			if (total > l->seen_faults) {
 				if (!r->faults[i]) {
 					snprintf(r->first_kind[i], sizeof(r->first_kind[i]), "%s", l->e.faults[l->seen_faults].kind);
 					r->first_op[i] = op + 1;
@@ -191,8 +192,8 @@ int fuzz_run(const struct fuzz_opts *o, struct fuzz_result *r)
 							fprintf(o->trace_out, "%s\n", log[k % LOG_LINES]);
 					}
 				}
-				r->faults[i] += l->e.nfaults - l->seen_faults;
-				l->seen_faults = l->e.nfaults;
+				r->faults[i] += total - l->seen_faults;
+				l->seen_faults = total;
 				if (o->stop_at_fault)
 					stop = true;
 			}

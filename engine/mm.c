@@ -15,8 +15,10 @@ struct mm_struct *mm_alloc(struct engine *e)
 	if (!mm)
 		return NULL;
 	INIT_LIST_HEAD(&mm->mmap);
-	mm->id = ++e->next_mm;
+	mm->id = __atomic_add_fetch(&e->next_mm, 1, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&e->stats_lock);
 	list_add_tail(&mm->mmlist, &e->mms);
+	pthread_mutex_unlock(&e->stats_lock);
 	return mm;
 }
 
@@ -28,7 +30,7 @@ static struct vm_area_struct *vma_alloc(struct engine *e, struct mm_struct *mm)
 	v->vm_mm = mm;
 	INIT_LIST_HEAD(&v->anon_vma_chain);
 	INIT_LIST_HEAD(&v->vm_list);
-	v->id = ++e->next_vma;
+	v->id = __atomic_add_fetch(&e->next_vma, 1, __ATOMIC_RELAXED);
 	return v;
 }
 
@@ -117,22 +119,55 @@ static struct page *page_alloc(struct engine *e)
 	struct page *p = engine_alloc(e, C_PAGE);
 	if (!p)
 		return NULL;
-	p->id = ++e->next_page;
+	p->id = __atomic_add_fetch(&e->next_page, 1, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&e->lru_lock);
 	list_add_tail(&p->lru, &e->pages);
+	pthread_mutex_unlock(&e->lru_lock);
 	return p;
 }
 
+/* Called with the ptl held. A page a walker has pinned is freed by the
+ * walker when it lets go (page_unpin). */
 void free_page_if_unused(struct engine *e, struct page *page)
 {
 	if (page->mapcount || page->swapcount)
 		return;
+	pthread_mutex_lock(&e->lru_lock);
+	if (page->pin) {
+		page->dead = true;
+		pthread_mutex_unlock(&e->lru_lock);
+		return;
+	}
 	list_del(&page->lru);
+	pthread_mutex_unlock(&e->lru_lock);
 	engine_free(e, C_PAGE, page);
+}
+
+/* The walker's side of the pin: the next page of the lru after `cur`
+ * (or the first), pinned; `cur` is unpinned, and freed if it died. */
+struct page *page_pin_next(struct engine *e, struct page *cur)
+{
+	pthread_mutex_lock(&e->lru_lock);
+	struct list_head *n = cur ? cur->lru.next : e->pages.next;
+	if (n == &e->pages)
+		n = e->pages.next;
+	struct page *next = n == &e->pages ? NULL : list_entry(n, struct page, lru);
+	if (next)
+		next->pin++;
+	bool drop = false;
+	if (cur && --cur->pin == 0 && cur->dead) {
+		list_del(&cur->lru);
+		drop = true;
+	}
+	pthread_mutex_unlock(&e->lru_lock);
+	if (drop)
+		engine_free(e, C_PAGE, cur);
+	return next;
 }
 
 /* zap_pte_range: page_remove_rmap for present ptes, swap_free for swap
  * entries; a page nobody maps nor holds in swap is freed. */
-static void zap_range(struct engine *e, struct mm_struct *mm, unsigned long start, unsigned long end)
+static void __zap_range(struct engine *e, struct mm_struct *mm, unsigned long start, unsigned long end)
 {
 	if (!mm->nr_ptes)
 		return;
@@ -164,6 +199,13 @@ static void zap_range(struct engine *e, struct mm_struct *mm, unsigned long star
 		pte_clear(mm, a);
 		free_page_if_unused(e, pg);
 	}
+}
+
+static void zap_range(struct engine *e, struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	ptl_lock(e);
+	__zap_range(e, mm, start, end);
+	ptl_unlock(e);
 }
 
 static void remove_vma(struct engine *e, struct mm_struct *mm, struct vm_area_struct *vma)
@@ -209,6 +251,7 @@ again:
 	    e->ops->vma_adjust_import(e, vma, importer, exporter))
 		return -ENOMEM;
 
+	ptl_lock(e); /* walkers read the boundaries under it */
 	vma->vm_start = start;
 	vma->vm_end = end;
 	vma->vm_pgoff = pgoff;
@@ -216,6 +259,7 @@ again:
 		next->vm_start += (unsigned long)adjust_next;
 		next->vm_pgoff += (unsigned long)adjust_next;
 	}
+	ptl_unlock(e);
 	if (remove_next) {
 		if (next->anon_vma)
 			e->ops->anon_vma_merge(e, vma, next);
@@ -315,12 +359,14 @@ static int split_vma(struct engine *e, struct mm_struct *mm, struct vm_area_stru
 		engine_free(e, C_VMA, new);
 		return -ENOMEM;
 	}
+	ptl_lock(e);
 	if (new_below) {
 		vma->vm_pgoff += addr - vma->vm_start;
 		vma->vm_start = addr;
 	} else {
 		vma->vm_end = addr;
 	}
+	ptl_unlock(e);
 	vma_link(mm, new);
 	return 0;
 }
@@ -354,8 +400,6 @@ int do_mmap(struct engine *e, struct mm_struct *mm, unsigned long addr, unsigned
 
 static int do_anonymous_page(struct engine *e, struct vm_area_struct *vma, unsigned long address)
 {
-	if (e->ops->anon_vma_prepare(e, vma))
-		return -ENOMEM;
 	struct page *page = page_alloc(e);
 	if (!page)
 		return -ENOMEM;
@@ -376,9 +420,7 @@ static int do_wp_page(struct engine *e, struct vm_area_struct *vma, unsigned lon
 			e->ops->page_move_anon_rmap(e, old, vma);
 		return 0;
 	}
-	if (e->ops->anon_vma_prepare(e, vma))
-		return -ENOMEM;
-	struct page *new = page_alloc(e);
+	struct page *new = page_alloc(e); /* anon_vma_prepare: done by handle_mm_fault */
 	if (!new)
 		return -ENOMEM;
 	e->ops->page_add_new_anon_rmap(e, new, vma, address);
@@ -407,14 +449,22 @@ int handle_mm_fault(struct engine *e, struct mm_struct *mm, unsigned long addr, 
 	struct vm_area_struct *vma = vma_containing(mm, addr);
 	if (!vma || !(vma->vm_flags & (write ? VM_WRITE : VM_READ)))
 		return -EFAULT; /* SIGSEGV */
+	/* anon_vma_prepare takes the anon_vma lock, which comes before the
+	 * page table lock: do it first (do_anonymous_page and do_wp_page's
+	 * copy path need it; elsewhere it finds vma->anon_vma set). */
+	if (write && e->ops->anon_vma_prepare(e, vma))
+		return -ENOMEM;
+	int rc = 0;
+	ptl_lock(e);
 	struct pte *pte = pte_lookup(mm, addr);
 	if (!pte)
-		return write ? do_anonymous_page(e, vma, addr) : 0; /* a read maps the zero page */
-	if (pte->swap)
-		return do_swap_page(e, vma, addr, pte, write);
-	if (write)
-		return do_wp_page(e, vma, addr, pte);
-	return 0;
+		rc = write ? do_anonymous_page(e, vma, addr) : 0; /* a read maps the zero page */
+	else if (pte->swap)
+		rc = do_swap_page(e, vma, addr, pte, write);
+	else if (write)
+		rc = do_wp_page(e, vma, addr, pte);
+	ptl_unlock(e);
+	return rc;
 }
 
 /* ---- fork and exit ----------------------------------------------------- */
@@ -464,7 +514,9 @@ struct mm_struct *dup_mm(struct engine *e, struct mm_struct *oldmm)
 			goto fail;
 		}
 		vma_link(mm, tmp);
+		ptl_lock(e);
 		copy_range(e, mm, oldmm, mpnt);
+		ptl_unlock(e);
 	}
 	return mm;
 fail:
@@ -484,7 +536,9 @@ void exit_mmap(struct engine *e, struct mm_struct *mm)
 	list_for_each_entry_safe(v, n, &mm->mmap, vm_list)
 		remove_vma(e, mm, v);
 	free(mm->ptes);
+	pthread_mutex_lock(&e->stats_lock);
 	list_del(&mm->mmlist);
+	pthread_mutex_unlock(&e->stats_lock);
 	engine_free(e, C_MM, mm);
 }
 
@@ -608,9 +662,12 @@ int do_mremap(struct engine *e, struct mm_struct *mm, unsigned long addr, unsign
 	 * sparse range is collected from the table first. */
 	/* at most every pte of the mm can be in the range */
 	size_t n = 0;
+	ptl_lock(e);
 	unsigned long *from = malloc((mm->nr_ptes + 1) * sizeof(*from));
-	if (!from)
+	if (!from) {
+		ptl_unlock(e);
 		return -ENOMEM;
+	}
 	if (len <= mm->cap_ptes) {
 		for (unsigned long i = 0; i < len; i++)
 			if (pte_lookup(mm, addr + i))
@@ -627,6 +684,7 @@ int do_mremap(struct engine *e, struct mm_struct *mm, unsigned long addr, unsign
 		d->page = moved.page;
 		d->swap = moved.swap;
 	}
+	ptl_unlock(e);
 	free(from);
 	return do_munmap(e, mm, addr, len);
 }
@@ -645,16 +703,38 @@ static bool rmap_one_counted(struct engine *e, struct page *page, struct vm_area
  * oops of the 2.6.34-rc hunt, reported instead of followed. */
 static void rmap_walk(struct engine *e, struct page *page, struct rmap_walk_control *rwc)
 {
-	if (!page->mapping)
+	ptl_lock(e);
+	struct anon_vma *anon_vma = page->mapping;
+	bool mapped = page->mapcount > 0;
+	bool freed = anon_vma && __atomic_load_n(&anon_vma->freed, __ATOMIC_ACQUIRE);
+	ptl_unlock(e);
+	if (!anon_vma || !mapped)
 		return;
-	if (page->mapping->freed) {
+	if (freed) {
 		engine_fault(e, "dangling_anon_vma", "rmap walk of page %llu: its anon_vma %llu was freed",
-			     (unsigned long long)page->id, (unsigned long long)page->mapping->id);
+			     (unsigned long long)page->id, (unsigned long long)anon_vma->id);
 		return;
 	}
-	struct rmap_walk_control counted = { rmap_one_counted, rwc };
+	struct rmap_walk_control counted = { rmap_one_counted, rwc, anon_vma };
 	e->ws.walks++;
 	e->ops->rmap_walk_anon(e, page, &counted);
+}
+
+/* With the anon_vma locked: take the page table lock and check that the
+ * page still belongs to this anon_vma and is still mapped (a concurrent
+ * exit may have unmapped it since page_lock_anon_vma's read). */
+bool rmap_walk_begin(struct engine *e, struct page *page, struct anon_vma *anon_vma)
+{
+	ptl_lock(e);
+	if (page->mapping == anon_vma && page->mapcount > 0)
+		return true;
+	ptl_unlock(e);
+	return false;
+}
+
+void rmap_walk_end(struct engine *e)
+{
+	ptl_unlock(e);
 }
 
 struct referenced_arg {
@@ -676,10 +756,12 @@ static bool page_referenced_one(struct engine *e, struct page *page, struct vm_a
 
 int page_referenced(struct engine *e, struct page *page)
 {
+	ptl_lock(e);
 	struct referenced_arg ra = { page->mapcount, 0 };
-	if (!page->mapcount)
+	ptl_unlock(e);
+	if (!ra.mapcount)
 		return 0;
-	struct rmap_walk_control rwc = { page_referenced_one, &ra };
+	struct rmap_walk_control rwc = { page_referenced_one, &ra, NULL };
 	rmap_walk(e, page, &rwc);
 	return ra.referenced;
 }
@@ -700,11 +782,12 @@ static bool try_to_unmap_one(struct engine *e, struct page *page, struct vm_area
 
 bool try_to_unmap(struct engine *e, struct page *page)
 {
-	if (!page->mapcount)
-		return true;
-	struct rmap_walk_control rwc = { try_to_unmap_one, NULL };
+	struct rmap_walk_control rwc = { try_to_unmap_one, NULL, NULL };
 	rmap_walk(e, page, &rwc);
-	return page->mapcount == 0;
+	ptl_lock(e);
+	bool done = page->mapcount == 0;
+	ptl_unlock(e);
+	return done;
 }
 
 static bool remove_migration_pte(struct engine *e, struct page *page, struct vm_area_struct *vma,
@@ -723,7 +806,7 @@ static bool remove_migration_pte(struct engine *e, struct page *page, struct vm_
  * describes ("needs to walk them all"). */
 void rmap_walk_full(struct engine *e, struct page *page)
 {
-	struct rmap_walk_control rwc = { remove_migration_pte, NULL };
+	struct rmap_walk_control rwc = { remove_migration_pte, NULL, NULL };
 	rmap_walk(e, page, &rwc);
 }
 

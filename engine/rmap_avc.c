@@ -181,10 +181,14 @@ static void page_move_anon_rmap(struct engine *e, struct page *page, struct vm_a
 
 static void rmap_walk_anon(struct engine *e, struct page *page, struct rmap_walk_control *rwc)
 {
-	struct anon_vma *anon_vma = page->mapping;
+	struct anon_vma *anon_vma = rwc->anon_vma;
 	struct anon_vma_chain *avc;
 	anon_vma_lock(e, anon_vma);
 	e->ws.anon_vmas_locked++;
+	if (!rmap_walk_begin(e, page, anon_vma)) {
+		anon_vma_unlock(e, anon_vma);
+		return;
+	}
 	list_for_each_entry(avc, &anon_vma->head, same_anon_vma) {
 		struct vm_area_struct *vma = avc->vma;
 		e->ws.vmas_scanned++;
@@ -194,6 +198,7 @@ static void rmap_walk_anon(struct engine *e, struct page *page, struct rmap_walk
 		if (!rwc->rmap_one(e, page, vma, address, rwc->arg))
 			break;
 	}
+	rmap_walk_end(e);
 	anon_vma_unlock(e, anon_vma);
 }
 

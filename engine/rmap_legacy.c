@@ -81,16 +81,19 @@ static void __anon_vma_merge(struct engine *e, struct vm_area_struct *vma, struc
 	if (vma->anon_vma != next->anon_vma)
 		engine_fault(e, "merge_mismatch", "__anon_vma_merge: vma %d and next %d have different anon_vmas", vma->id,
 			     next->id);
+	anon_vma_lock(e, next->anon_vma);
 	list_del(&next->anon_vma_node);
+	anon_vma_unlock(e, next->anon_vma);
 }
 
 static int vma_adjust_import(struct engine *e, struct vm_area_struct *vma, struct vm_area_struct *importer,
 			     struct vm_area_struct *exporter)
 {
-	(void)e;
 	(void)vma;
 	importer->anon_vma = exporter->anon_vma;
+	anon_vma_lock(e, importer->anon_vma);
 	__anon_vma_link(importer);
+	anon_vma_unlock(e, importer->anon_vma);
 	return 0;
 }
 
@@ -123,10 +126,14 @@ static void page_add_anon_rmap(struct engine *e, struct page *page, struct vm_ar
 
 static void rmap_walk_anon(struct engine *e, struct page *page, struct rmap_walk_control *rwc)
 {
-	struct anon_vma *anon_vma = page->mapping;
+	struct anon_vma *anon_vma = rwc->anon_vma;
 	struct vm_area_struct *vma;
 	anon_vma_lock(e, anon_vma);
 	e->ws.anon_vmas_locked++;
+	if (!rmap_walk_begin(e, page, anon_vma)) {
+		anon_vma_unlock(e, anon_vma);
+		return;
+	}
 	list_for_each_entry(vma, &anon_vma->head, anon_vma_node) {
 		e->ws.vmas_scanned++;
 		unsigned long address = vma_address(page, vma);
@@ -135,6 +142,7 @@ static void rmap_walk_anon(struct engine *e, struct page *page, struct rmap_walk
 		if (!rwc->rmap_one(e, page, vma, address, rwc->arg))
 			break;
 	}
+	rmap_walk_end(e);
 	anon_vma_unlock(e, anon_vma);
 }
 

@@ -323,11 +323,15 @@ static void folio_move_anon_rmap(struct engine *e, struct page *page, struct vm_
 
 static void rmap_walk_anon(struct engine *e, struct page *page, struct rmap_walk_control *rwc)
 {
-	struct anon_vma *anon_vma = page->mapping;
+	struct anon_vma *anon_vma = rwc->anon_vma;
 	struct anon_vma_chain *avc;
-	unsigned long pgoff = page->index;
 	anon_vma_lock(e, anon_vma->root); /* anon_vma_lock_read */
 	e->ws.anon_vmas_locked++;
+	if (!rmap_walk_begin(e, page, anon_vma)) {
+		anon_vma_unlock(e, anon_vma->root);
+		return;
+	}
+	unsigned long pgoff = page->index;
 	list_for_each_entry(avc, &anon_vma->head, same_anon_vma)
 		e->ws.vmas_scanned++;
 	anon_vma_interval_tree_foreach(avc, anon_vma, pgoff, pgoff)
@@ -339,6 +343,7 @@ static void rmap_walk_anon(struct engine *e, struct page *page, struct rmap_walk
 		if (!rwc->rmap_one(e, page, vma, address, rwc->arg))
 			break;
 	}
+	rmap_walk_end(e);
 	anon_vma_unlock(e, anon_vma->root);
 }
 

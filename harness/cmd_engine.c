@@ -7,6 +7,7 @@
 #include "engine.h"
 #include "fuzz.h"
 #include "scenarios.h"
+#include "threads.h"
 #include "trace.h"
 #include "util.h"
 #include "walkcost.h"
@@ -24,7 +25,7 @@
 
 struct eargs {
 	const char *variant, *name, *file, *trace_out;
-	unsigned long children, pages, ops;
+	unsigned long children, pages, ops, users;
 	double seconds;
 	unsigned seed;
 	bool json, list, differential, inject, stop_at_fault, no_db;
@@ -40,6 +41,7 @@ static int usage(const char *msg)
 	      "       rmapbench engine replay FILE --variant V [--json]\n"
 	      "       rmapbench engine fuzz (--variant V | --differential) [--ops N] [--seconds S] [--seed S]\n"
 	      "                             [--inject-enomem] [--stop-at-fault] [--trace-out FILE] [--json]\n"
+	      "       rmapbench engine threads --variant V [--users N] [--seconds S] [--seed S] [--json]\n"
 	      "variants: legacy (2.6.33), avc-rc (2.6.34-rc1), avc (2.6.34), modern (6.1)\n"
 	      "exit status: 0 invariants held, 3 a fault found, 2 usage\n",
 	      stderr);
@@ -70,6 +72,7 @@ static int parse_args(int argc, char **argv, struct eargs *a)
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 		unsigned long x;
 		bool takes = !strcmp(f, "--variant") || !strcmp(f, "--children") || !strcmp(f, "--pages") ||
+			     !strcmp(f, "--users") ||
 			     !strcmp(f, "--ops") || !strcmp(f, "--seconds") || !strcmp(f, "--seed") ||
 			     !strcmp(f, "--trace-out");
 		if (takes && !v) {
@@ -80,6 +83,9 @@ static int parse_args(int argc, char **argv, struct eargs *a)
 			a->variant = v;
 		} else if (!strcmp(f, "--children")) {
 			if (parse_ul(f, v, 1000000, &a->children) < 0)
+				return -1;
+		} else if (!strcmp(f, "--users")) {
+			if (parse_ul(f, v, 8, &a->users) < 0)
 				return -1;
 		} else if (!strcmp(f, "--pages")) {
 			if (parse_ul(f, v, 1000000, &a->pages) < 0)
@@ -421,6 +427,57 @@ static int cmd_fuzz(const char *db_path, struct eargs *a)
 	return any < 0 ? 1 : any ? 3 : 0;
 }
 
+/* Users on threads and a reclaim thread on one engine: the anon_vma locks
+ * contended for real, their lock_stat-like figures recorded. */
+static int cmd_threads(const char *db_path, struct eargs *a)
+{
+	const struct rmap_ops *ops = variant_or_usage(a->variant);
+	if (!ops)
+		return 2;
+	struct threads_opts o = { ops, a->users ? (int)a->users : 2, a->seconds > 0 ? a->seconds : 5,
+				  a->seed ? a->seed : 1, a->pages ? a->pages : 32 };
+	if (o.users < 1)
+		return usage("--users: 1 to 8");
+	if (o.pages < 2)
+		return usage("--pages: at least 2");
+	struct threads_result r;
+	engine_threads_run(&o, &r);
+	struct sample_set ss = { 0 };
+	ss_add(&ss, "user_ops", (double)r.user_ops, "ops");
+	ss_add(&ss, "user_ops_per_s", (double)r.user_ops / r.seconds, "ops/s");
+	ss_add(&ss, "reclaim_passes", (double)r.reclaim_passes, "pages");
+	ss_add(&ss, "pages_unmapped", (double)r.unmapped, "pages");
+	ss_add(&ss, "rmap_walks", (double)r.ws.walks, "walks");
+	ss_add(&ss, "rmap_vmas_visited", (double)r.ws.vmas_visited, "vmas");
+	if (r.ws.walks)
+		ss_add(&ss, "rmap_vmas_per_walk", (double)r.ws.vmas_visited / (double)r.ws.walks, "vmas/walk");
+	ss_add(&ss, "lock_acquisitions", (double)r.locks.acquisitions, "acquisitions");
+	ss_add(&ss, "lock_contentions", (double)r.locks.contentions, "contentions");
+	ss_add(&ss, "lock_wait_ns", (double)r.locks.wait_ns, "ns");
+	ss_add(&ss, "lock_hold_ns", (double)r.locks.hold_ns, "ns");
+	ss_add(&ss, "faults", (double)r.faults, "faults");
+	ss_add(&ss, "wall_s", r.seconds, "s");
+	if (r.faults)
+		ss_attr(&ss, "first_fault", "%s", r.first_fault);
+	if (a->json) {
+		printf("{\"variant\": \"%s\", \"users\": %d", ops->name, o.users);
+		for (size_t i = 0; i < ss.n; i++)
+			printf(", \"%s\": %.9g", ss.v[i].metric, ss.v[i].value);
+		printf("}\n");
+	} else {
+		printf("threads %s: %d users + reclaim for %.1f s: %llu user ops, %llu walks, anon_vma locks %llu "
+		       "acquired, %llu contended, %.1f ms waited; %zu faults%s%s\n",
+		       ops->name, o.users, r.seconds, (unsigned long long)r.user_ops, (unsigned long long)r.ws.walks,
+		       (unsigned long long)r.locks.acquisitions, (unsigned long long)r.locks.contentions,
+		       (double)r.locks.wait_ns / 1e6, r.faults, r.faults ? ": " : "", r.first_fault);
+	}
+	int rc = record(db_path, a, ops->name, "threads", o.users, &ss, r.faults ? r.first_fault : NULL) < 0 ? 1
+		 : r.faults && !ops->has_known_bugs ? 3
+						    : 0;
+	ss_free(&ss);
+	return rc;
+}
+
 int cmd_engine(int argc, char **argv, const char *db_path)
 {
 	struct eargs a = { 0 };
@@ -437,6 +494,8 @@ int cmd_engine(int argc, char **argv, const char *db_path)
 		return cmd_replay(db_path, &a);
 	if (!strcmp(sub, "fuzz"))
 		return cmd_fuzz(db_path, &a);
+	if (!strcmp(sub, "threads"))
+		return cmd_threads(db_path, &a);
 	rb_error("engine: unknown subcommand '%s'", sub);
 	return usage(NULL);
 }

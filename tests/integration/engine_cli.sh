@@ -30,7 +30,10 @@ e scenario chain-order --variant nosuch 2>"$tmp/err"; [[ $? == 2 ]] || fail "unk
 e walkcost --variant avc --children x --pages 2 2>"$tmp/err"; [[ $? == 2 ]] || fail "bad --children did not exit 2"
 grep -q -- "--children x: expected an integer" "$tmp/err" || fail "bad number error: $(cat "$tmp/err")"
 e fuzz --variant avc --ops 3000 --seed 5 >"$tmp/f" || fail "fuzz avc: $(cat "$tmp/f")"
+e threads --variant modern --users 2 --seconds 1 >"$tmp/t" || fail "threads: $(cat "$tmp/t")"
+grep -q "anon_vma locks .* acquired" "$tmp/t" || fail "threads output: $(cat "$tmp/t")"
+[[ $(sqlite3 "$db" "select count(*) from results r join runs u on u.id = r.run_id where u.variant = 'modern' and r.metric in ('lock_acquisitions', 'lock_contentions', 'lock_wait_ns')") == 3 ]] || fail "threads lock figures not in the database"
 runs=$(sqlite3 "$db" "select count(*) from runs where target = 'engine' and status = 'done'")
-[[ $runs == 8 ]] || fail "engine runs not recorded ($runs)"
+[[ $runs == 9 ]] || fail "engine runs not recorded ($runs)"
 [[ $(sqlite3 "$db" "select count(*) from results r join runs u on u.id = r.run_id where u.variant = 'legacy' and r.metric = 'rmap_vmas_per_walk'") == 1 ]] || fail "walkcost figures not in the database"
 exit 0
