@@ -65,6 +65,21 @@ static pid_t holder(int *release)
 	return pid;
 }
 
+/* A touched region and a child holding it shared: the next write to any
+ * page of it is a COW fault. */
+static char *shared_region(struct bench_state *st, size_t len, pid_t *pid, int *release)
+{
+	char *p = region(len);
+	*pid = p ? holder(release) : -1;
+	if (!p || *pid < 0) {
+		bench_skip_with_error(st, "setup failed");
+		if (p)
+			munmap(p, len);
+		return NULL;
+	}
+	return p;
+}
+
 static void let_go(pid_t pid, int release)
 {
 	close(release);
@@ -99,13 +114,11 @@ static void bm_cow_fault(struct bench_state *st, void *arg)
 	(void)arg;
 	const size_t pages = 256, len = pages * PAGE;
 	while (bench_keep_running(st)) {
-		char *p = region(len);
 		int release;
-		pid_t pid = holder(&release);
-		if (!p || pid < 0) {
-			bench_skip_with_error(st, "setup failed");
+		pid_t pid;
+		char *p = shared_region(st, len, &pid, &release);
+		if (!p)
 			return;
-		}
 		double t0 = now();
 		for (size_t off = 0; off < len; off += PAGE)
 			p[off] = 2; /* a COW fault each */
@@ -121,13 +134,11 @@ static void bm_munmap_cowed(struct bench_state *st, void *arg)
 	(void)arg;
 	size_t len = (size_t)bench_range(st, 0) << 20;
 	while (bench_keep_running(st)) {
-		char *p = region(len);
 		int release;
-		pid_t pid = holder(&release);
-		if (!p || pid < 0) {
-			bench_skip_with_error(st, "setup failed");
+		pid_t pid;
+		char *p = shared_region(st, len, &pid, &release);
+		if (!p)
 			return;
-		}
 		for (size_t off = 0; off < len; off += PAGE)
 			p[off] = 2;
 		double t0 = now();

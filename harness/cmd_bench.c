@@ -25,12 +25,9 @@
 
 static int bench_path(char *buf, size_t len)
 {
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n < 0)
+	char dir[PATH_MAX];
+	if (rb_exe_dir(dir, sizeof(dir)) < 0)
 		return -1;
-	self[n] = 0;
-	const char *dir = dirname(self);
 	snprintf(buf, len, "%s/rmapbench-bench", dir);
 	if (access(buf, X_OK) == 0)
 		return 0;

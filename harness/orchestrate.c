@@ -33,12 +33,10 @@ static int load_path(char *buf, size_t len)
 	if (env && *env) {
 		snprintf(buf, len, "%s", env);
 	} else {
-		char self[PATH_MAX];
-		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-		if (n < 0)
+		char dir[PATH_MAX];
+		if (rb_exe_dir(dir, sizeof(dir)) < 0)
 			return -1;
-		self[n] = 0;
-		snprintf(buf, len, "%s/rmapbench-load", dirname(self));
+		snprintf(buf, len, "%s/rmapbench-load", dir);
 	}
 	return access(buf, X_OK);
 }

@@ -3,7 +3,6 @@
 #include "util.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,12 +27,9 @@ static int plots_dir(char *buf, size_t len)
 		snprintf(buf, len, "%s", env);
 		return access(buf, R_OK);
 	}
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n < 0)
+	char dir[PATH_MAX];
+	if (rb_exe_dir(dir, sizeof(dir)) < 0)
 		return -1;
-	self[n] = 0;
-	const char *dir = dirname(self);
 	static const char *const up[] = { "/../plots", "/../../plots" };
 	for (size_t i = 0; i < ARRAY_SIZE(up); i++) {
 		snprintf(buf, len, "%s%s/common.gp", dir, up[i]);
