@@ -23,7 +23,7 @@ LIBS        := -lsqlite3 -lpfm -lm -pthread
 all: $(B)/rmapbench $(B)/rmapbench-load $(B)/rmapbench-bench
 
 help:
-	@echo "make              build the CLI and the static workload binary"
+	@echo "make              build the CLI, the static workload binary and the benchmarks"
 	@echo "make deps         install missing Debian packages (or say which)"
 	@echo "make test         every test, ending in 'N passed, N failed'"
 	@echo "make check-10k    a 10,000-user aim7 point, then check nothing is left"

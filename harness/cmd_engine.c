@@ -483,6 +483,10 @@ int cmd_engine(int argc, char **argv, const char *db_path)
 	struct eargs a = { 0 };
 	if (argc < 1)
 		return usage("engine: a subcommand is required");
+	if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
+		usage(NULL);
+		return 0;
+	}
 	if (parse_args(argc, argv, &a) < 0)
 		return usage(NULL);
 	const char *sub = argv[0];
