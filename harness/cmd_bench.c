@@ -298,7 +298,10 @@ int cmd_bench(int argc, char **argv, const char *db_path)
 	snprintf(tmp, sizeof(tmp), "%s", db_path);
 	snprintf(latest, sizeof(latest), "%s/calibration.tsv", dirname(tmp));
 	char *c = rb_read_file(calib, NULL);
-	FILE *f = c ? fopen(latest, "w") : NULL;
+	/* a run without engine benchmarks has no fits: keep the last calibration */
+	const char *rows = c ? strstr(c, "points\n") : NULL;
+	bool fits = rows && strchr(rows + 7, '\t');
+	FILE *f = fits ? fopen(latest, "w") : NULL;
 	if (f) {
 		fputs(c, f);
 		fclose(f);
