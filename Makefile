@@ -6,21 +6,25 @@ CSTD    := -std=c11 -D_GNU_SOURCE
 WARN    := -Wall -Wextra -Werror -Wno-format-truncation
 CFLAGS  ?= -O2 -g
 REV     := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
-ALLCFLAGS = $(CSTD) $(WARN) $(CFLAGS) -Iworkloads -Iharness -Idb -Iengine -Ibuild/gen -DRMAPBENCH_REV='"$(REV)"'
+ALLCFLAGS = $(CSTD) $(WARN) $(CFLAGS) -Iworkloads -Iharness -Idb -Iengine -Ikernels -Ibuild/gen -DRMAPBENCH_REV='"$(REV)"'
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 B       := build
 
 LOAD_SRC    := $(wildcard workloads/*.c)
 DB_SRC      := db/db.c
 ENGINE_SRC  := $(wildcard engine/*.c)
-HARNESS_LIB := $(filter-out harness/main.c,$(wildcard harness/*.c)) $(DB_SRC) $(ENGINE_SRC)
+KERNELS_SRC := $(wildcard kernels/*.c)
+HARNESS_LIB := $(filter-out harness/main.c,$(wildcard harness/*.c)) $(DB_SRC) $(ENGINE_SRC) $(KERNELS_SRC)
+# The guest agent: static, with the harness's own collectors inside.
+AGENT_SRC   := $(wildcard kernels/agent/*.c) kernels/frame.c harness/collect_cpu.c harness/collect_vmstat.c \
+	       harness/collect_lock.c harness/lockstat.c harness/sample.c harness/util.c
 HARNESS_SRC := harness/main.c $(HARNESS_LIB) $(filter-out workloads/main.c,$(LOAD_SRC))
 MIGRATIONS  := db/schema.sql $(sort $(wildcard db/migrations/*.sql))
 LIBS        := -lsqlite3 -lpfm -lm -pthread
 
 .PHONY: all deps test check-10k fuzz clean help
 
-all: $(B)/rmapbench $(B)/rmapbench-load $(B)/rmapbench-bench
+all: $(B)/rmapbench $(B)/rmapbench-load $(B)/rmapbench-agent $(B)/rmapbench-bench
 
 help:
 	@echo "make              build the CLI, the static workload binary and the benchmarks"
@@ -41,7 +45,11 @@ $(B)/rmapbench-load: $(LOAD_SRC) workloads/*.h
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) -static -o $@ $(LOAD_SRC) -lm
 
-$(B)/rmapbench: $(HARNESS_SRC) harness/*.h db/*.h engine/*.h $(B)/gen/migrations.h
+$(B)/rmapbench-agent: $(AGENT_SRC) kernels/agent/*.h kernels/*.h harness/*.h
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) -Ikernels/agent -static -o $@ $(AGENT_SRC) -lm
+
+$(B)/rmapbench: $(HARNESS_SRC) harness/*.h db/*.h engine/*.h kernels/*.h $(B)/gen/migrations.h
 	$(CC) $(ALLCFLAGS) -o $@ $(HARNESS_SRC) $(LIBS)
 
 # Microbenchmarks: C against bench/bench.h; bench/shim.cc is the only C++.
@@ -61,7 +69,7 @@ $(B)/rmapbench-bench: $(BENCH_OBJ) $(B)/bench/shim.o
 	$(CXX) -o $@ $^ -lbenchmark -lpthread
 
 # The same sources under ASan+UBSan, for the tests.
-$(B)/asan/rmapbench: $(HARNESS_SRC) harness/*.h db/*.h engine/*.h $(B)/gen/migrations.h
+$(B)/asan/rmapbench: $(HARNESS_SRC) harness/*.h db/*.h engine/*.h kernels/*.h $(B)/gen/migrations.h
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $(SAN) -o $@ $(HARNESS_SRC) $(LIBS)
 
@@ -72,7 +80,7 @@ $(B)/asan/rmapbench-load: $(LOAD_SRC) workloads/*.h
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 
-$(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(HARNESS_LIB) $(filter-out workloads/main.c,$(LOAD_SRC)) harness/*.h db/*.h engine/*.h $(B)/gen/migrations.h
+$(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(HARNESS_LIB) $(filter-out workloads/main.c,$(LOAD_SRC)) harness/*.h db/*.h engine/*.h kernels/*.h $(B)/gen/migrations.h
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $(SAN) -Itests/unit -o $@ $< $(HARNESS_LIB) $(filter-out workloads/main.c,$(LOAD_SRC)) $(LIBS)
 

@@ -11,7 +11,8 @@
 /* Workloads that are not ours but run as points beside ours. */
 static const char *const external_workloads[] = { "stress-ng-fork", NULL };
 static const char *const known_collectors[] = { "cpu", "lock", "pfm", "vmstat", "rmap", NULL };
-static const char *const known_targets[] = { "host", NULL };
+static const char *const known_targets[] = { "host", "vm", NULL };
+static const char *const known_accels[] = { "auto", "kvm", "tcg", NULL };
 
 void config_defaults(struct config *c)
 {
@@ -23,6 +24,11 @@ void config_defaults(struct config *c)
 	c->n_users = 1;
 	c->repetitions = 1;
 	c->point_timeout_s = 600;
+	snprintf(c->kernel, sizeof(c->kernel), "stock");
+	c->vm_mem_mib = 512;
+	c->vm_cpus = 2;
+	c->vm_zram_mib = 512;
+	snprintf(c->vm_accel, sizeof(c->vm_accel), "auto");
 	c->cooldown_s = 0;
 	for (int i = 0; known_collectors[i]; i++)
 		snprintf(c->collectors[c->n_collectors++], sizeof(c->collectors[0]), "%s", known_collectors[i]);
@@ -97,7 +103,7 @@ static int set_key(struct config *c, const char *key, char *val, char *err, size
 		snprintf(c->description, sizeof(c->description), "%s", val);
 	} else if (!strcmp(key, "target")) {
 		if (!in_list(known_targets, val)) {
-			snprintf(err, errlen, "unknown target '%s' (host)", val);
+			snprintf(err, errlen, "unknown target '%s' (host, vm)", val);
 			return -1;
 		}
 		snprintf(c->target, sizeof(c->target), "%s", val);
@@ -163,6 +169,28 @@ static int set_key(struct config *c, const char *key, char *val, char *err, size
 		c->n_pfm_events = n;
 	} else if (!strcmp(key, "point_timeout_s")) {
 		return parse_double(val, 1, 86400, &c->point_timeout_s, err, errlen);
+	} else if (!strcmp(key, "kernel")) {
+		if (!*val || strlen(val) >= sizeof(c->kernel)) {
+			snprintf(err, errlen, "a kernel label (kernels/*.kernel) or an image path");
+			return -1;
+		}
+		snprintf(c->kernel, sizeof(c->kernel), "%s", val);
+	} else if (!strcmp(key, "vm_mem_mib")) {
+		return parse_long(val, 64, 1L << 20, &c->vm_mem_mib, err, errlen);
+	} else if (!strcmp(key, "vm_cpus")) {
+		if (parse_long(val, 1, 64, &l, err, errlen) < 0)
+			return -1;
+		c->vm_cpus = (int)l;
+	} else if (!strcmp(key, "vm_zram_mib")) {
+		return parse_long(val, 0, 1L << 20, &c->vm_zram_mib, err, errlen);
+	} else if (!strcmp(key, "vm_accel")) {
+		if (!in_list(known_accels, val)) {
+			snprintf(err, errlen, "unknown vm_accel '%s' (auto, kvm, tcg)", val);
+			return -1;
+		}
+		snprintf(c->vm_accel, sizeof(c->vm_accel), "%s", val);
+	} else if (!strcmp(key, "vm_cmdline")) {
+		snprintf(c->vm_cmdline, sizeof(c->vm_cmdline), "%s", val);
 	} else if (!strcmp(key, "cooldown_s")) {
 		return parse_double(val, 0, 3600, &c->cooldown_s, err, errlen);
 	} else {

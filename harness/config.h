@@ -28,6 +28,13 @@ struct config {
 	char pfm_events[16][48];
 	int n_pfm_events;
 	double point_timeout_s;
+	/* target = vm */
+	char kernel[256];     /* a kernels/LABEL.kernel recipe, or an image path */
+	long vm_mem_mib;      /* guest RAM: the memory pressure */
+	int vm_cpus;
+	long vm_zram_mib;     /* swap on zram in the guest; 0 for none */
+	char vm_accel[8];     /* auto | kvm | tcg */
+	char vm_cmdline[256]; /* added to the kernel command line */
 	double cooldown_s;
 	char params[CFG_MAX_PARAMS][2][64]; /* workload key, value */
 	int n_params;

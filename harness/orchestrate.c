@@ -5,6 +5,7 @@
  */
 #include "commands.h"
 #include "db.h"
+#include "kernel.h"
 #include "point.h"
 #include "progress.h"
 #include "report.h"
@@ -27,16 +28,17 @@
 #define RMAPBENCH_REV "unknown"
 #endif
 
-static int load_path(char *buf, size_t len)
+/* A binary beside ours, or where the environment variable says. */
+static int sibling_path(const char *envvar, const char *name, char *buf, size_t len)
 {
-	const char *env = getenv("RMAPBENCH_LOAD");
+	const char *env = getenv(envvar);
 	if (env && *env) {
 		snprintf(buf, len, "%s", env);
 	} else {
 		char dir[PATH_MAX];
 		if (rb_exe_dir(dir, sizeof(dir)) < 0)
 			return -1;
-		snprintf(buf, len, "%s/rmapbench-load", dir);
+		snprintf(buf, len, "%s/%s", dir, name);
 	}
 	return access(buf, X_OK);
 }
@@ -109,10 +111,32 @@ static void summary_line(const struct point_spec *ps, const struct point_out *po
 
 int cmd_run(struct config *cfg, const char *db_path)
 {
-	char load[PATH_MAX], err[1200];
-	if (load_path(load, sizeof(load)) < 0) {
+	char load[PATH_MAX], agent[PATH_MAX], err[1200];
+	if (sibling_path("RMAPBENCH_LOAD", "rmapbench-load", load, sizeof(load)) < 0) {
 		rb_error("workload binary %s is missing or not executable (run 'make')", load);
 		return 1;
+	}
+	int vm = !strcmp(cfg->target, "vm");
+	struct kernel_info kernel;
+	if (vm) {
+		if (sibling_path("RMAPBENCH_AGENT", "rmapbench-agent", agent, sizeof(agent)) < 0) {
+			rb_error("guest agent %s is missing or not executable (run 'make')", agent);
+			return 1;
+		}
+		if (!rb_have_program("qemu-system-x86_64")) {
+			rb_error("%s: target vm needs qemu-system-x86_64 (package qemu-system-x86; scripts/deps.sh)",
+				 cfg->path);
+			return 1;
+		}
+		for (int i = 0; i < cfg->n_workloads; i++)
+			if (!strcmp(cfg->workloads[i], "stress-ng-fork")) {
+				rb_error("%s: stress-ng-fork runs on the host target only", cfg->path);
+				return 1;
+			}
+		if (kernel_prepare(cfg->kernel, &kernel, err, sizeof(err)) < 0) {
+			rb_error("%s: kernel = %s: %s", cfg->path, cfg->kernel, err);
+			return 1;
+		}
 	}
 	if (needs_stress_ng(cfg) && !rb_have_program("stress-ng")) {
 		rb_error("%s: needs stress-ng, which is not installed (scripts/deps.sh installs it)", cfg->path);
@@ -140,13 +164,15 @@ int cmd_run(struct config *cfg, const char *db_path)
 	char host[256] = "", cfghash[64];
 	gethostname(host, sizeof(host) - 1);
 	kernel_config_hash(u.release, cfghash, sizeof(cfghash));
+	/* For vm runs, the kernel is the guest's and the variant its label. */
 	struct run_meta m = {
 		.revision = RMAPBENCH_REV,
 		.host = host,
-		.kernel_release = u.release,
-		.kernel_config_hash = cfghash[0] ? cfghash : NULL,
+		.kernel_release = vm ? kernel.release : u.release,
+		.kernel_config_hash = vm ? (kernel.config_hash[0] ? kernel.config_hash : NULL)
+					 : (cfghash[0] ? cfghash : NULL),
 		.target = cfg->target,
-		.variant = NULL,
+		.variant = vm ? kernel.label : NULL,
 		.config_name = cfg->name[0] ? cfg->name : "unnamed",
 		.config_text = cfg->text ? cfg->text : "",
 	};
@@ -176,7 +202,8 @@ int cmd_run(struct config *cfg, const char *db_path)
 	int total = cfg->repetitions * cfg->n_workloads * cfg->n_users, seq = 0, failed = 0, recorded = 0;
 	struct progress pg;
 	progress_init(&pg, total);
-	struct point_env env = { .cfg = cfg, .load_path = load, .log_dir = rundir, .pg = &pg };
+	struct point_env env = { .cfg = cfg, .load_path = load, .log_dir = rundir, .pg = &pg,
+				 .kernel = vm ? &kernel : NULL, .agent_path = vm ? agent : NULL };
 	const char *status = "done";
 	char note[300] = "";
 	for (int rep = 1; rep <= cfg->repetitions && !rb_interrupted; rep++) {
@@ -186,7 +213,10 @@ int cmd_run(struct config *cfg, const char *db_path)
 				struct point_out po;
 				progress_point(&pg, seq, "%s users=%ld rep %d/%d", ps.workload, ps.users, rep,
 					       cfg->repetitions);
-				point_run(&env, &ps, &po);
+				if (vm)
+					point_run_vm(&env, &ps, &po);
+				else
+					point_run(&env, &ps, &po);
 				progress_done(&pg);
 				summary_line(&ps, &po, total);
 				struct point_rec pr = { seq, ps.workload, ps.users, rep, po.params, po.status,

@@ -26,17 +26,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define MAX_ARGS 64
-#define ARG_LEN 1100
-
 static double param_double(const struct config *cfg, const char *key, double dflt)
 {
 	const char *v = config_param(cfg, key);
 	return v ? strtod(v, NULL) : dflt;
 }
 
-/* argv for the point and the text recorded as its params. */
-static int build_argv(const struct point_env *env, const struct point_spec *ps, char **argv, char store[][ARG_LEN],
+int point_argv(const struct point_env *env, const struct point_spec *ps, char **argv, char store[][POINT_ARG_LEN],
 		      char *params, size_t plen)
 {
 	const struct config *cfg = env->cfg;
@@ -49,10 +45,10 @@ static int build_argv(const struct point_env *env, const struct point_spec *ps, 
 			dur = 10;
 		argv[n++] = "stress-ng";
 		argv[n++] = "--fork";
-		snprintf(store[s], ARG_LEN, "%ld", ps->users);
+		snprintf(store[s], POINT_ARG_LEN, "%ld", ps->users);
 		argv[n++] = store[s++];
 		argv[n++] = "--timeout";
-		snprintf(store[s], ARG_LEN, "%.0fs", dur);
+		snprintf(store[s], POINT_ARG_LEN, "%.0fs", dur);
 		argv[n++] = store[s++];
 		argv[n++] = "-Y";
 		argv[n++] = store[s]; /* filled by the caller: the YAML path */
@@ -64,12 +60,12 @@ static int build_argv(const struct point_env *env, const struct point_spec *ps, 
 	}
 	argv[n++] = (char *)env->load_path;
 	argv[n++] = (char *)ps->workload;
-	snprintf(store[s], ARG_LEN, "users=%ld", ps->users);
+	snprintf(store[s], POINT_ARG_LEN, "users=%ld", ps->users);
 	argv[n++] = store[s++];
 	used += (size_t)snprintf(params + used, plen - used, "users=%ld", ps->users);
 	int has_max = 0;
-	for (int i = 0; i < cfg->n_params && n < MAX_ARGS - 3; i++) {
-		snprintf(store[s], ARG_LEN, "%s=%s", cfg->params[i][0], cfg->params[i][1]);
+	for (int i = 0; i < cfg->n_params && n < POINT_MAX_ARGS - 3; i++) {
+		snprintf(store[s], POINT_ARG_LEN, "%s=%s", cfg->params[i][0], cfg->params[i][1]);
 		has_max |= !strcmp(cfg->params[i][0], "max_s");
 		argv[n++] = store[s];
 		if (used < plen)
@@ -77,7 +73,7 @@ static int build_argv(const struct point_env *env, const struct point_spec *ps, 
 		s++;
 	}
 	if (!has_max) { /* the workload's own watchdog fires before ours */
-		snprintf(store[s], ARG_LEN, "max_s=%.0f", cfg->point_timeout_s);
+		snprintf(store[s], POINT_ARG_LEN, "max_s=%.0f", cfg->point_timeout_s);
 		argv[n++] = store[s++];
 	}
 	argv[n] = NULL;
@@ -109,8 +105,8 @@ static void kill_tree(struct sandbox *sb, pid_t pid)
 int point_run(const struct point_env *env, const struct point_spec *ps, struct point_out *out)
 {
 	const struct config *cfg = env->cfg;
-	char *argv[MAX_ARGS + 8];
-	static char store[MAX_ARGS + 8][ARG_LEN];
+	char *argv[POINT_MAX_ARGS + 8];
+	static char store[POINT_MAX_ARGS + 8][POINT_ARG_LEN];
 	char logpath[1100], yaml[1100], tag[64], sng_yaml[1100];
 	memset(out, 0, sizeof(*out));
 	snprintf(out->status, sizeof(out->status), "failed");
@@ -119,10 +115,10 @@ int point_run(const struct point_env *env, const struct point_spec *ps, struct p
 	snprintf(logpath, sizeof(logpath), "%s/point-%03d.log", env->log_dir, ps->seq);
 	snprintf(yaml, sizeof(yaml), "%s/point-%03d-stress-ng.yaml", env->log_dir, ps->seq);
 	snprintf(sng_yaml, sizeof(sng_yaml), "%s/point-%03d-companion.yaml", env->log_dir, ps->seq);
-	int yaml_slot = build_argv(env, ps, argv, store, out->params, sizeof(out->params));
+	int yaml_slot = point_argv(env, ps, argv, store, out->params, sizeof(out->params));
 	int external = yaml_slot >= 0;
 	if (external)
-		snprintf(store[yaml_slot], ARG_LEN, "%s", yaml);
+		snprintf(store[yaml_slot], POINT_ARG_LEN, "%s", yaml);
 
 	long mem = cfg->mem_limit_mib ? cfg->mem_limit_mib : sandbox_default_mem_mib();
 	long pids = cfg->pids_max ? cfg->pids_max : sandbox_default_pids(ps->users);

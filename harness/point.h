@@ -5,6 +5,7 @@
 #include "sample.h"
 
 struct progress;
+struct kernel_info;
 
 struct point_spec {
 	int seq;
@@ -18,6 +19,8 @@ struct point_env {
 	const char *load_path;  /* the rmapbench-load binary */
 	const char *log_dir;    /* per-run directory for logs */
 	struct progress *pg;
+	const struct kernel_info *kernel; /* target vm */
+	const char *agent_path;           /* the guest agent binary (vm) */
 };
 
 struct point_out {
@@ -28,7 +31,18 @@ struct point_out {
 	char started[32], ended[32];
 };
 
+#define POINT_MAX_ARGS 64
+#define POINT_ARG_LEN 1100
+
+/* argv for the point and the text recorded as its params; for an external
+ * workload (stress-ng) the index of the slot the caller fills with its
+ * YAML path, else -1. argv[0] is env->load_path. */
+int point_argv(const struct point_env *env, const struct point_spec *ps, char **argv, char store[][POINT_ARG_LEN],
+	       char *params, size_t plen);
+
 /* 0 when the point is done; its samples are in out->ss either way. */
 int point_run(const struct point_env *env, const struct point_spec *ps, struct point_out *out);
+/* The same point inside a guest: one boot of env->kernel per point. */
+int point_run_vm(const struct point_env *env, const struct point_spec *ps, struct point_out *out);
 
 #endif

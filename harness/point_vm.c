@@ -1,0 +1,177 @@
+/* One point inside a guest: pack the agent, the workload binary, the
+ * kernel's modules and the plan into an initramfs; boot it under the
+ * watchdog; accept the results only as a whole, valid frame stream. A
+ * guest that hangs, panics or garbles its stream fails the point with the
+ * console's tail, and the run goes on to the next point. */
+#include "cpio.h"
+#include "frame.h"
+#include "kernel.h"
+#include "point.h"
+#include "progress.h"
+#include "qemu.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The rmap walk and its per-VMA callbacks, by kernel version: the
+ * page_* names became folio_* in 6.0 (page_referenced_one ->
+ * folio_referenced_one); try_to_unmap_one kept its name. */
+static void rmap_kprobes(const char *release, char *plan, size_t len)
+{
+	int major = 0, minor = 0;
+	sscanf(release, "%d.%d", &major, &minor);
+	int folio = major >= 6;
+	size_t n = strlen(plan);
+	snprintf(plan + n, len - n, "kprobe walk rmap_walk_anon\nkprobe vma %s\nkprobe vma try_to_unmap_one\n",
+		 folio ? "folio_referenced_one" : "page_referenced_one");
+}
+
+static void on_payload(void *arg, const char *payload)
+{
+	struct sample_set *ss = arg;
+	if (!strncmp(payload, "info ", 5)) {
+		/* Facts about the guest: point attributes, as on the host. */
+		char key[48];
+		int off = 0;
+		if (sscanf(payload + 5, "%47s %n", key, &off) == 1 && off > 0)
+			ss_attr(ss, key, "%s", payload + 5 + off);
+		return;
+	}
+	ss_parse_line(ss, payload, "");
+}
+
+static void console_tail(const char *path, char *buf, size_t len)
+{
+	char *s = rb_read_file(path, NULL);
+	buf[0] = 0;
+	if (!s)
+		return;
+	size_t n = strlen(s);
+	snprintf(buf, len, "%s", n > len - 1 ? s + n - (len - 1) : s);
+	for (char *c = buf; *c; c++)
+		if (*c == '\r')
+			*c = ' ';
+	rb_trim(buf);
+	free(s);
+}
+
+static int build_initrd(const struct point_env *env, const char *path, const char *plan, char *err, size_t errlen)
+{
+	struct cpio c;
+	if (cpio_open(&c, path) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	cpio_dir(&c, "dev");
+	cpio_chardev(&c, "dev/console", 5, 1);
+	cpio_dir(&c, "bin");
+	cpio_dir(&c, "lib");
+	cpio_dir(&c, "lib/modules");
+	const char *missing = NULL;
+	if (cpio_file(&c, "init", 0755, env->agent_path) < 0)
+		missing = env->agent_path;
+	else if (cpio_file(&c, "bin/rmapbench-load", 0755, env->load_path) < 0)
+		missing = env->load_path;
+	for (int i = 0; !missing && i < env->kernel->nmodules; i++) {
+		char name[300];
+		const char *base = strrchr(env->kernel->modules[i], '/');
+		snprintf(name, sizeof(name), "lib/modules/%s", base ? base + 1 : env->kernel->modules[i]);
+		if (cpio_file(&c, name, 0644, env->kernel->modules[i]) < 0)
+			missing = env->kernel->modules[i];
+	}
+	cpio_data(&c, "plan", 0644, plan, strlen(plan));
+	int r = cpio_close(&c);
+	if (missing) {
+		snprintf(err, errlen, "%s: %s", missing, strerror(errno));
+		return -1;
+	}
+	if (r < 0)
+		snprintf(err, errlen, "writing %s failed", path);
+	return r;
+}
+
+int point_run_vm(const struct point_env *env, const struct point_spec *ps, struct point_out *out)
+{
+	const struct config *cfg = env->cfg;
+	const struct kernel_info *k = env->kernel;
+	char *argv[POINT_MAX_ARGS + 8];
+	static char store[POINT_MAX_ARGS + 8][POINT_ARG_LEN];
+	memset(out, 0, sizeof(*out));
+	snprintf(out->status, sizeof(out->status), "failed");
+	rb_utc_now(out->started, sizeof(out->started));
+	point_argv(env, ps, argv, store, out->params, sizeof(out->params));
+
+	static char plan[16384];
+	size_t n = 0;
+	plan[0] = 0;
+	for (int i = 0; i < k->nmodules; i++) {
+		const char *base = strrchr(k->modules[i], '/');
+		n += (size_t)snprintf(plan + n, sizeof(plan) - n, "module /lib/modules/%s\n", base ? base + 1 : k->modules[i]);
+	}
+	snprintf(plan + n, sizeof(plan) - n, "zram_mib %ld\n", cfg->vm_zram_mib);
+	rmap_kprobes(k->release, plan, sizeof(plan));
+	n = strlen(plan);
+	n += (size_t)snprintf(plan + n, sizeof(plan) - n, "run");
+	for (int i = 1; argv[i] && n < sizeof(plan) - 2; i++)
+		n += (size_t)snprintf(plan + n, sizeof(plan) - n, " %s", argv[i]);
+	snprintf(plan + n, sizeof(plan) - n, "\n");
+
+	char initrd[1100], conlog[1100], results[1100], cmdline[600];
+	snprintf(initrd, sizeof(initrd), "%s/point-%03d-initrd.cpio", env->log_dir, ps->seq);
+	snprintf(conlog, sizeof(conlog), "%s/point-%03d-console.log", env->log_dir, ps->seq);
+	snprintf(results, sizeof(results), "%s/point-%03d-results.txt", env->log_dir, ps->seq);
+	if (build_initrd(env, initrd, plan, out->error, sizeof(out->error)) < 0)
+		goto done;
+	/* panic=-1 and oops=panic turn an oops into a reboot, which
+	 * -no-reboot turns into QEMU's exit: a crashed guest ends at once. */
+	snprintf(cmdline, sizeof(cmdline),
+		 "console=ttyS0 rdinit=/init panic=-1 oops=panic loglevel=4 transparent_hugepage=never %s",
+		 cfg->vm_cmdline);
+	/* The workload's own limit, plus boot and the agent's setup (under
+	 * TCG here, boot to the agent's first frame takes about 10 s). */
+	double limit = cfg->point_timeout_s + 120;
+	struct qemu_spec qs = { .image = k->image, .initrd = initrd, .cmdline = cmdline, .console_log = conlog,
+				.results = results, .mem_mib = cfg->vm_mem_mib, .cpus = cfg->vm_cpus,
+				.accel = cfg->vm_accel, .timeout_s = limit };
+	struct qemu_result qr;
+	progress_tick(env->pg, 0);
+	if (qemu_run(&qs, &qr) < 0) {
+		snprintf(out->error, sizeof(out->error), "%s", qr.error);
+		goto done;
+	}
+	unlink(initrd);
+	ss_attr(&out->ss, "vm_accel", "%s", qr.accel);
+	ss_attr(&out->ss, "vm_kernel", "%s %s", k->label, k->release);
+	ss_add(&out->ss, "vm_boot_to_end_s", qr.wall_s, "s");
+
+	size_t rlen = 0;
+	char *data = rb_read_file(results, &rlen);
+	char status[200], why[300], tail[600];
+	int valid = data ? frame_parse_stream(data, rlen, on_payload, &out->ss, status, sizeof(status), why,
+					      sizeof(why))
+			 : -1;
+	if (!data)
+		snprintf(why, sizeof(why), "no results file %s", results);
+	free(data);
+	console_tail(conlog, tail, sizeof(tail));
+	if (qr.interrupted) {
+		snprintf(out->status, sizeof(out->status), "aborted");
+		snprintf(out->error, sizeof(out->error), "stopped by a signal to the harness");
+	} else if (qr.timed_out) {
+		snprintf(out->error, sizeof(out->error), "the guest ran past %.0f s and was killed; console: ...%s",
+			 limit, tail);
+	} else if (valid < 0) {
+		snprintf(out->error, sizeof(out->error), "no valid result (%s); console: ...%s", why, tail);
+	} else if (strcmp(status, "ok")) {
+		snprintf(out->error, sizeof(out->error), "the agent reported %s; console: ...%s", status, tail);
+	} else {
+		snprintf(out->status, sizeof(out->status), "done");
+	}
+done:
+	rb_utc_now(out->ended, sizeof(out->ended));
+	return strcmp(out->status, "done") ? -1 : 0;
+}

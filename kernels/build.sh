@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# build.sh LABEL: a kernel built from Debian's linux-source-6.1 with the
+# recipe's config fragments (on top of tinyconfig) and patches. Cached by a
+# hash of the source version, the fragments and the patches: a second
+# request with nothing changed reuses the image. The build log is kept in
+# the cache directory. Prints the kernel's cache directory.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+label=${1:?usage: build.sh LABEL}
+recipe=$(recipe_path "$label")
+srcpkg=$(recipe_get "$recipe" source)
+[[ -n $srcpkg ]] || die "$recipe: no 'source ='"
+read -r -a fragments <<<"$(recipe_get "$recipe" fragments)"
+read -r -a patches <<<"$(recipe_get "$recipe" patches)"
+
+tarball=/usr/src/$srcpkg.tar.xz
+srcver=$(dpkg-query -W -f='${Version}' "$srcpkg" 2>/dev/null || true)
+[[ -n $srcver && -f $tarball ]] ||
+	die "$tarball is missing: install package $srcpkg (scripts/deps.sh --kernels)"
+for tool in make gcc flex bison bc patch; do
+	command -v "$tool" >/dev/null || die "$tool is missing (scripts/deps.sh --kernels installs it)"
+done
+[[ -f /usr/include/libelf.h ]] || die "libelf.h is missing: install package libelf-dev (scripts/deps.sh --kernels)"
+
+inputs=()
+for f in "${fragments[@]}"; do
+	[[ -f $KERNELS_DIR/$f ]] || die "$recipe: fragment $KERNELS_DIR/$f is missing"
+	inputs+=("$KERNELS_DIR/$f")
+done
+for p in "${patches[@]}"; do
+	[[ -f $KERNELS_DIR/$p ]] || die "$recipe: patch $KERNELS_DIR/$p is missing"
+	inputs+=("$KERNELS_DIR/$p")
+done
+# The key: what the image is made of, never when or where.
+hash=$( {
+	echo "$srcpkg $srcver"
+	for f in "${inputs[@]}"; do
+		echo "== ${f#$KERNELS_DIR/}"
+		cat "$f"
+	done
+} | sha256sum | cut -c1-12)
+key="$label-$hash"
+dir="$CACHE/$key"
+if [[ -f $dir/kernel.info ]]; then
+	ln -sfn "$key" "$CACHE/$label"
+	say "$label: cached, $dir"
+	echo "$dir"
+	exit 0
+fi
+
+mkdir -p "$CACHE"
+work="$CACHE/.build-$key"
+rm -rf "$work"
+mkdir -p "$work"
+log="$work/build.log"
+trap 'say "$label: build failed, log kept in $log"' ERR
+say "$label: unpacking $srcpkg $srcver"
+tar -xf "$tarball" -C "$work"
+src="$work/$srcpkg"
+for p in "${patches[@]}"; do
+	if ! patch -d "$src" -p1 --forward --batch --no-backup-if-mismatch <"$KERNELS_DIR/$p" >>"$log" 2>&1; then
+		trap - ERR
+		die "patch $KERNELS_DIR/$p does not apply to $srcpkg $srcver: $(grep -m1 -iE 'fail|reject|malformed|only garbage' "$log")"
+	fi
+done
+obj="$work/obj"
+jobs=$(nproc)
+say "$label: configuring (tinyconfig + ${fragments[*]})"
+{
+	make -C "$src" O="$obj" tinyconfig
+	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "${inputs[@]:0:${#fragments[@]}}")
+	make -C "$src" O="$obj" olddefconfig
+} >>"$log" 2>&1
+# A fragment line that olddefconfig dropped (a missing dependency) would
+# silently give a different kernel: refuse it.
+for f in "${fragments[@]}"; do
+	while IFS= read -r line; do
+		if [[ $line =~ ^CONFIG_[A-Z0-9_]+= ]]; then
+			grep -qxF "$line" "$obj/.config" ||
+				{ trap - ERR; die "$KERNELS_DIR/$f: '$line' did not survive olddefconfig (a dependency is off)"; }
+		elif [[ $line =~ ^#\ (CONFIG_[A-Z0-9_]+)\ is\ not\ set ]]; then
+			! grep -q "^${BASH_REMATCH[1]}=" "$obj/.config" ||
+				{ trap - ERR; die "$KERNELS_DIR/$f: '${BASH_REMATCH[1]}' is still set after olddefconfig"; }
+		fi
+	done <"$KERNELS_DIR/$f"
+done
+say "$label: building bzImage with $jobs jobs (about 3 minutes on 2 cores; log: $log)"
+if ! make -C "$src" O="$obj" -j"$jobs" bzImage >>"$log" 2>&1; then
+	trap - ERR
+	die "$label: the build failed: $(grep -m1 -E 'error|Error' "$log") (log: $log)"
+fi
+release=$(make -s -C "$src" O="$obj" kernelrelease 2>/dev/null | tail -n 1)
+mkdir -p "$work/out"
+cp "$obj/arch/x86/boot/bzImage" "$work/out/bzImage"
+cp "$obj/.config" "$work/out/config"
+cp "$obj/System.map" "$work/out/System.map"
+mv "$log" "$work/out/build.log"
+rm -rf "$dir"
+mv "$work/out" "$dir"
+rm -rf "$work"
+trap - ERR
+write_info "$dir" "label=$label" "kind=build" "source=$srcpkg $srcver" "patches=${patches[*]}" \
+	"fragments=${fragments[*]}" "release=$release" "image=$dir/bzImage" \
+	"config_hash=$(config_hash "$dir/config")" "modules="
+ln -sfn "$key" "$CACHE/$label"
+say "$label: built $release in $dir"
+echo "$dir"

@@ -1,0 +1,91 @@
+#include "cpio.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void pad4(struct cpio *c)
+{
+	long pos = ftell(c->f);
+	while (pos >= 0 && pos % 4) {
+		fputc(0, c->f);
+		pos++;
+	}
+}
+
+static void entry(struct cpio *c, const char *name, unsigned mode, const void *data, size_t len, unsigned rmaj,
+		  unsigned rmin)
+{
+	size_t nl = strlen(name) + 1;
+	fprintf(c->f, "070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08zX%08X", c->ino++, mode, 0u, 0u,
+		S_ISDIR(mode) ? 2u : 1u, 0u, (unsigned)len, 0u, 0u, rmaj, rmin, nl, 0u);
+	fwrite(name, 1, nl, c->f);
+	pad4(c);
+	if (len && fwrite(data, 1, len, c->f) != len)
+		c->err = 1;
+	pad4(c);
+	if (ferror(c->f))
+		c->err = 1;
+}
+
+int cpio_open(struct cpio *c, const char *path)
+{
+	memset(c, 0, sizeof(*c));
+	c->ino = 1;
+	c->f = fopen(path, "wbe");
+	return c->f ? 0 : -1;
+}
+
+void cpio_dir(struct cpio *c, const char *name)
+{
+	entry(c, name, S_IFDIR | 0755, NULL, 0, 0, 0);
+}
+
+void cpio_chardev(struct cpio *c, const char *name, unsigned major, unsigned minor)
+{
+	entry(c, name, S_IFCHR | 0600, NULL, 0, major, minor);
+}
+
+void cpio_data(struct cpio *c, const char *name, unsigned mode, const void *data, size_t len)
+{
+	entry(c, name, S_IFREG | mode, data, len, 0, 0);
+}
+
+int cpio_file(struct cpio *c, const char *name, unsigned mode, const char *src)
+{
+	FILE *f = fopen(src, "rbe");
+	if (!f)
+		return -1;
+	size_t cap = 1 << 20, len = 0;
+	char *buf = malloc(cap);
+	size_t n;
+	while (buf && (n = fread(buf + len, 1, cap - len, f)) > 0) {
+		len += n;
+		if (len == cap) {
+			char *nb = realloc(buf, cap *= 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+			}
+			buf = nb;
+		}
+	}
+	int bad = !buf || ferror(f);
+	fclose(f);
+	if (bad) {
+		free(buf);
+		return -1;
+	}
+	cpio_data(c, name, mode, buf, len);
+	free(buf);
+	return 0;
+}
+
+int cpio_close(struct cpio *c)
+{
+	entry(c, "TRAILER!!!", 0, NULL, 0, 0, 0);
+	if (fclose(c->f) != 0)
+		c->err = 1;
+	c->f = NULL;
+	return c->err ? -1 : 0;
+}

@@ -1,0 +1,177 @@
+#include "kernel.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int kernel_recipes_dir(char *buf, size_t len)
+{
+	const char *env = getenv("RMAPBENCH_KERNELS_DIR");
+	if (env && *env) {
+		snprintf(buf, len, "%s", env);
+		return 0;
+	}
+	char exe[PATH_MAX];
+	if (rb_exe_dir(exe, sizeof(exe)) < 0)
+		return -1;
+	/* build/rmapbench (or build/asan/rmapbench) beside the source tree */
+	for (int up = 1; up <= 2; up++) {
+		snprintf(buf, len, "%s/%s/kernels/fetch.sh", exe, up == 1 ? ".." : "../..");
+		if (access(buf, X_OK) == 0) {
+			snprintf(buf, len, "%s/%s/kernels", exe, up == 1 ? ".." : "../..");
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int kernel_info_load(const char *dir, struct kernel_info *k, char *err, size_t errlen)
+{
+	char path[1100];
+	snprintf(path, sizeof(path), "%s/kernel.info", dir);
+	char *text = rb_read_file(path, NULL);
+	if (!text) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	memset(k, 0, sizeof(*k));
+	snprintf(k->dir, sizeof(k->dir), "%s", dir);
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char *eq = strchr(line, '=');
+		if (!eq)
+			continue;
+		*eq = 0;
+		const char *v = eq + 1;
+		if (!strcmp(line, "label"))
+			snprintf(k->label, sizeof(k->label), "%s", v);
+		else if (!strcmp(line, "kind"))
+			snprintf(k->kind, sizeof(k->kind), "%s", v);
+		else if (!strcmp(line, "release"))
+			snprintf(k->release, sizeof(k->release), "%s", v);
+		else if (!strcmp(line, "image"))
+			snprintf(k->image, sizeof(k->image), "%s", v);
+		else if (!strcmp(line, "config_hash"))
+			snprintf(k->config_hash, sizeof(k->config_hash), "%s", v);
+		else if (!strcmp(line, "modules")) {
+			char mods[8192];
+			snprintf(mods, sizeof(mods), "%s", v);
+			char *save = NULL;
+			for (char *m = strtok_r(mods, " ", &save); m && k->nmodules < KERNEL_MAX_MODULES;
+			     m = strtok_r(NULL, " ", &save))
+				snprintf(k->modules[k->nmodules++], sizeof(k->modules[0]), "%s", m);
+		}
+	}
+	free(text);
+	if (!k->image[0] || access(k->image, R_OK) < 0) {
+		snprintf(err, errlen, "%s: kernel image '%s' is missing", path, k->image);
+		return -1;
+	}
+	return 0;
+}
+
+/* The release from a bzImage's header (arch/x86/boot/header.S: the
+ * kernel_version string at 0x200 + the 16-bit offset at 0x20e). */
+static void bzimage_release(const char *image, char *buf, size_t len)
+{
+	buf[0] = 0;
+	FILE *f = fopen(image, "rbe");
+	if (!f)
+		return;
+	unsigned char hdr[0x210];
+	if (fread(hdr, 1, sizeof(hdr), f) == sizeof(hdr) && !memcmp(hdr + 0x202, "HdrS", 4)) {
+		long off = 0x200 + (hdr[0x20e] | hdr[0x20f] << 8);
+		char s[256] = "";
+		if (fseek(f, off, SEEK_SET) == 0 && fgets(s, sizeof(s), f)) {
+			s[strcspn(s, " ")] = 0;
+			snprintf(buf, len, "%s", s);
+		}
+	}
+	fclose(f);
+}
+
+static int image_as_is(const char *path, struct kernel_info *k, char *err, size_t errlen)
+{
+	struct stat st;
+	errno = 0;
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "kernel image %s: %s", path, errno ? strerror(errno) : "not a file");
+		return -1;
+	}
+	memset(k, 0, sizeof(*k));
+	const char *base = strrchr(path, '/') + 1;
+	snprintf(k->label, sizeof(k->label), "%s", *base ? base : "image");
+	snprintf(k->kind, sizeof(k->kind), "image");
+	snprintf(k->image, sizeof(k->image), "%s", path);
+	bzimage_release(path, k->release, sizeof(k->release));
+	if (!k->release[0]) {
+		snprintf(err, errlen, "kernel image %s: not an x86 bzImage (no HdrS header)", path);
+		return -1;
+	}
+	return 0;
+}
+
+int kernel_recipe_run(const char *label, struct kernel_info *k, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], recipe[PATH_MAX + 80], script[PATH_MAX + 32];
+	if (kernel_recipes_dir(dir, sizeof(dir)) < 0) {
+		snprintf(err, errlen, "cannot find the kernels/ directory (set RMAPBENCH_KERNELS_DIR)");
+		return -1;
+	}
+	snprintf(recipe, sizeof(recipe), "%s/%s.kernel", dir, label);
+	char *text = rb_read_file(recipe, NULL);
+	if (!text) {
+		snprintf(err, errlen, "no kernel '%s': %s: %s", label, recipe, strerror(errno));
+		return -1;
+	}
+	const char *kind = strstr(text, "kind = build") ? "build" : strstr(text, "kind = package") ? "fetch" : NULL;
+	free(text);
+	if (!kind) {
+		snprintf(err, errlen, "%s: 'kind = build' or 'kind = package' is missing", recipe);
+		return -1;
+	}
+	snprintf(script, sizeof(script), "%s/%s.sh", dir, kind);
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(p[1], 1);
+		execl(script, script, label, (char *)NULL);
+		fprintf(stderr, "rmapbench: exec %s: %s\n", script, strerror(errno));
+		_exit(127);
+	}
+	close(p[1]);
+	char out[PATH_MAX] = "";
+	size_t n = 0;
+	ssize_t r;
+	while ((r = read(p[0], out + n, sizeof(out) - 1 - n)) > 0 || (r < 0 && errno == EINTR))
+		if (r > 0)
+			n += (size_t)r;
+	out[n] = 0;
+	close(p[0]);
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		/* The script has said why on stderr, in one line. */
+		snprintf(err, errlen, "kernel '%s' is not available (%s said why above)", label, script);
+		return -1;
+	}
+	rb_trim(out);
+	char *last = strrchr(out, '\n');
+	return kernel_info_load(last ? last + 1 : out, k, err, errlen);
+}
+
+int kernel_prepare(const char *name, struct kernel_info *k, char *err, size_t errlen)
+{
+	if (strchr(name, '/'))
+		return image_as_is(name, k, err, errlen);
+	return kernel_recipe_run(name, k, err, errlen);
+}

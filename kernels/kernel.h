@@ -1,0 +1,34 @@
+/* A kernel is an image, a command line and a label. Recipes
+ * (kernels/LABEL.kernel) say how to get one: a Debian package fetched into
+ * the cache (fetch.sh) or a build from linux-source-6.1 (build.sh); the
+ * cache directory's kernel.info says what came out. */
+#ifndef RMAPBENCH_KERNEL_H
+#define RMAPBENCH_KERNEL_H
+
+#include <stddef.h>
+
+#define KERNEL_MAX_MODULES 16
+
+struct kernel_info {
+	char label[64];
+	char kind[16];           /* package | build | image */
+	char release[128];
+	char image[1024];
+	char config_hash[64];
+	char dir[1024];
+	char modules[KERNEL_MAX_MODULES][1024];
+	int nmodules;
+};
+
+/* The directory holding the recipes and their scripts. */
+int kernel_recipes_dir(char *buf, size_t len);
+/* Reads DIR/kernel.info. */
+int kernel_info_load(const char *dir, struct kernel_info *k, char *err, size_t errlen);
+/* A label with a recipe: fetched or built (or found in the cache). A path
+ * with a '/': that image as it is. err names what is missing. */
+int kernel_prepare(const char *label_or_image, struct kernel_info *k, char *err, size_t errlen);
+/* Runs the recipe's script whatever the cache holds (it reuses the cache
+ * itself); 0 with k filled. */
+int kernel_recipe_run(const char *label, struct kernel_info *k, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,63 @@
+# Shared by the kernel recipes: where the cache is, how a recipe is read,
+# how errors look (one line, naming what is missing).
+KERNELS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CACHE=${RMAPBENCH_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rmapbench/kernels}
+
+die() {
+	echo "rmapbench: kernel: $*" >&2
+	exit 1
+}
+
+say() {
+	echo "rmapbench: kernel: $*" >&2
+}
+
+# recipe_get FILE KEY: the value of "KEY = VALUE" ('#' comments).
+recipe_get() {
+	sed -n "s/^[[:space:]]*$2[[:space:]]*=[[:space:]]*//p" "$1" | sed 's/[[:space:]]*$//' | tail -n 1
+}
+
+recipe_path() {
+	local label=$1
+	[[ $label =~ ^[A-Za-z0-9._-]+$ ]] || die "'$label' is not a kernel label (letters, digits, '.', '_', '-')"
+	local f="$KERNELS_DIR/$label.kernel"
+	[[ -f $f ]] || die "no recipe $f for kernel '$label' (kernels/*.kernel lists them)"
+	echo "$f"
+}
+
+# The fnv-free, tool-free config hash every target records: sha256, short.
+config_hash() {
+	echo "sha256:$(sha256sum "$1" | cut -c1-16)"
+}
+
+# Modules to load in the guest, dependencies first, as absolute paths.
+# modules_in_order MODDIR NAME...
+modules_in_order() {
+	local moddir=$1
+	shift
+	local dep="$moddir/modules.dep" name line mod
+	local -a out=()
+	for name in "$@"; do
+		line=$(grep -E "(^|/)${name}\.ko(\.[a-z]+)?:" "$dep" | head -n 1) ||
+			die "module $name is not in $dep"
+		mod=${line%%:*}
+		# modules.dep lists what mod needs, users before what they use:
+		# load them last first.
+		local -a deps=(${line#*:})
+		local i
+		for ((i = ${#deps[@]} - 1; i >= 0; i--)); do
+			out+=("$moddir/${deps[i]}")
+		done
+		out+=("$moddir/$mod")
+	done
+	# Keep the first of duplicates.
+	printf '%s\n' "${out[@]}" | awk '!seen[$0]++' | tr '\n' ' '
+}
+
+# write_info DIR key=value...
+write_info() {
+	local dir=$1
+	shift
+	printf '%s\n' "$@" >"$dir/kernel.info.tmp"
+	mv "$dir/kernel.info.tmp" "$dir/kernel.info"
+}

@@ -1,0 +1,33 @@
+/* Booting one guest under QEMU: KVM when a probe with a deadline shows it
+ * works, TCG otherwise; the console on ttyS0 into a log, the results
+ * channel on ttyS1 into a file; a watchdog that kills a guest which runs
+ * past its time (a hang, or a panic that did not reboot). */
+#ifndef RMAPBENCH_QEMU_H
+#define RMAPBENCH_QEMU_H
+
+#include <stddef.h>
+
+struct qemu_spec {
+	const char *image, *initrd, *cmdline;
+	const char *console_log, *results; /* files the two serial ports write */
+	long mem_mib;
+	int cpus;
+	const char *accel;                 /* "auto", "kvm" or "tcg" */
+	double timeout_s;
+};
+
+struct qemu_result {
+	char accel[8];         /* what was used */
+	int exit_status;       /* QEMU's, when it exited */
+	int timed_out;         /* the watchdog killed it */
+	int interrupted;       /* the harness was told to stop */
+	double wall_s;
+	char error[300];       /* QEMU could not start, ... */
+};
+
+/* "kvm" when /dev/kvm runs a one-instruction guest within the deadline,
+ * else "tcg" with the reason in why. Probed once per process. */
+const char *qemu_probe_accel(double deadline_s, char *why, size_t len);
+int qemu_run(const struct qemu_spec *s, struct qemu_result *r);
+
+#endif
