@@ -4,12 +4,18 @@
 
 #include "config.h"
 
-int cmd_run(struct config *cfg, const char *db_path);
+#include <stdint.h>
+
+/* run_out (may be NULL) gets the run's id, 0 if none was recorded. */
+int cmd_run(struct config *cfg, const char *db_path, int64_t *run_out);
 int cmd_runs(const char *db_path);
 int cmd_show(const char *db_path, const char *run);
 int cmd_export(const char *db_path, const char *run, const char *format);
 int cmd_report(const char *db_path, const char *run);
 int cmd_engine(int argc, char **argv, const char *db_path);
 int cmd_bench(int argc, char **argv, const char *db_path);
+/* `kernel list|fetch|build|run` and `compare-kernels A B`. */
+int cmd_kernel(int argc, char **argv, const char *db_path);
+int cmd_compare_kernels(int argc, char **argv, const char *db_path);
 
 #endif

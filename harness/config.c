@@ -189,6 +189,8 @@ static int set_key(struct config *c, const char *key, char *val, char *err, size
 			return -1;
 		}
 		snprintf(c->vm_accel, sizeof(c->vm_accel), "%s", val);
+	} else if (!strcmp(key, "vm_timeout_s")) {
+		return parse_double(val, 0, 86400, &c->vm_timeout_s, err, errlen);
 	} else if (!strcmp(key, "vm_cmdline")) {
 		snprintf(c->vm_cmdline, sizeof(c->vm_cmdline), "%s", val);
 	} else if (!strcmp(key, "cooldown_s")) {

@@ -35,6 +35,7 @@ struct config {
 	long vm_zram_mib;     /* swap on zram in the guest; 0 for none */
 	char vm_accel[8];     /* auto | kvm | tcg */
 	char vm_cmdline[256]; /* added to the kernel command line */
+	double vm_timeout_s;  /* the guest watchdog; 0: point_timeout_s + 120 */
 	double cooldown_s;
 	char params[CFG_MAX_PARAMS][2][64]; /* workload key, value */
 	int n_params;

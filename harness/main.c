@@ -21,6 +21,8 @@ static void usage(FILE *f)
 	      "  workloads                    list the workload generators\n"
 	      "  engine walkcost|scenario|replay|fuzz ...  the userspace rmap engine (engine --help)\n"
 	      "  bench [FILTER] [--repetitions R] [--min-time S]  microbenchmarks into the database\n"
+	      "  kernel list|fetch|build|run ...  kernels for the vm target (kernel --help)\n"
+	      "  compare-kernels A B [--config FILE]  the same sweep on two kernels, and the differences\n"
 	      "\n"
 	      "options:\n"
 	      "  --db PATH        results database (default $RMAPBENCH_DB or results/rmapbench.db)\n"
@@ -67,6 +69,10 @@ int main(int argc, char **argv)
 			return 2;
 		} else if (!npos && !strcmp(a, "bench")) {
 			return cmd_bench(argc - i - 1, argv + i + 1, db);
+		} else if (!npos && !strcmp(a, "kernel")) {
+			return cmd_kernel(argc - i - 1, argv + i + 1, db);
+		} else if (!npos && !strcmp(a, "compare-kernels")) {
+			return cmd_compare_kernels(argc - i - 1, argv + i + 1, db);
 		} else if (!npos && !strcmp(a, "engine")) {
 			/* everything after "engine" is the engine's own */
 			return cmd_engine(argc - i - 1, argv + i + 1, db);
@@ -102,7 +108,7 @@ int main(int argc, char **argv)
 				return 2;
 			}
 		}
-		int rc = cmd_run(&cfg, db);
+		int rc = cmd_run(&cfg, db, NULL);
 		config_free(&cfg);
 		return rc;
 	}

@@ -109,7 +109,7 @@ static void summary_line(const struct point_spec *ps, const struct point_out *po
 	fputc('\n', stderr);
 }
 
-int cmd_run(struct config *cfg, const char *db_path)
+int cmd_run(struct config *cfg, const char *db_path, int64_t *run_out)
 {
 	char load[PATH_MAX], agent[PATH_MAX], err[1200];
 	if (sibling_path("RMAPBENCH_LOAD", "rmapbench-load", load, sizeof(load)) < 0) {
@@ -177,11 +177,15 @@ int cmd_run(struct config *cfg, const char *db_path)
 		.config_text = cfg->text ? cfg->text : "",
 	};
 	int64_t run_id;
+	if (run_out)
+		*run_out = 0;
 	if (db_run_begin(&db, &m, &run_id, err, sizeof(err)) < 0) {
 		rb_error("%s", err);
 		db_close(&db);
 		return 1;
 	}
+	if (run_out)
+		*run_out = run_id;
 	char rundir[PATH_MAX];
 	snprintf(rundir, sizeof(rundir), "%s/run-%lld", dbdir, (long long)run_id);
 	if (rb_mkdir_p(rundir) < 0) {

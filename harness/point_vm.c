@@ -133,7 +133,7 @@ int point_run_vm(const struct point_env *env, const struct point_spec *ps, struc
 		 cfg->vm_cmdline);
 	/* The workload's own limit, plus boot and the agent's setup (under
 	 * TCG here, boot to the agent's first frame takes about 10 s). */
-	double limit = cfg->point_timeout_s + 120;
+	double limit = cfg->vm_timeout_s > 0 ? cfg->vm_timeout_s : cfg->point_timeout_s + 120;
 	struct qemu_spec qs = { .image = k->image, .initrd = initrd, .cmdline = cmdline, .console_log = conlog,
 				.results = results, .mem_mib = cfg->vm_mem_mib, .cpus = cfg->vm_cpus,
 				.accel = cfg->vm_accel, .timeout_s = limit };

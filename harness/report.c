@@ -16,6 +16,7 @@ static const struct figure {
 	{ "jobs_per_min", "jobs per minute against users" },
 	{ "sys_pct", "system time against users" },
 	{ "lock_contentions", "lock contentions against users" },
+	{ "rmap_vmas_per_walk", "VMAs visited per rmap walk against users" },
 };
 
 /* RMAPBENCH_PLOTS, else plots/ of the checkout the binary was built in
@@ -238,6 +239,80 @@ static void html_unavailable(FILE *f, struct db *db, int64_t run)
 	}
 	fputs("</table>\n", f);
 	sqlite3_finalize(st);
+}
+
+/* Two runs on one figure: a block per run (its kernel label), the
+ * metric's mean per users over every workload of the run. */
+static int write_compare(struct db *db, const int64_t runs[2], const char *metric, const char *path, long *umin,
+			 long *umax)
+{
+	sqlite3_stmt *st;
+	const char *sql = "SELECT p.users, avg(r.value), min(r.value), max(r.value), count(*) "
+			  "FROM results r JOIN points p ON p.id = r.point_id "
+			  "WHERE r.run_id = ? AND r.metric = ? AND p.status = 'done' GROUP BY p.users ORDER BY p.users";
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		sqlite3_finalize(st);
+		return -1;
+	}
+	fprintf(f, "# users mean min max n (%s), a block per run\n", metric);
+	int rows = 0;
+	for (int i = 0; i < 2; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, runs[i]);
+		sqlite3_bind_text(st, 2, metric, -1, SQLITE_STATIC);
+		if (i)
+			fputs("\n\n", f);
+		int block = 0;
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			long users = sqlite3_column_int64(st, 0);
+			fprintf(f, "%ld\t%.6g\t%.6g\t%.6g\t%d\n", users, sqlite3_column_double(st, 1),
+				sqlite3_column_double(st, 2), sqlite3_column_double(st, 3), sqlite3_column_int(st, 4));
+			if (!rows || users < *umin)
+				*umin = users;
+			if (!rows || users > *umax)
+				*umax = users;
+			rows++;
+			block++;
+		}
+		if (!block) /* gnuplot needs a point in every block it is told of */
+			fputs("# none\n", f);
+	}
+	sqlite3_finalize(st);
+	fclose(f);
+	return rows;
+}
+
+int report_compare(struct db *db, const int64_t runs[2], const char *labels[2], const char *metric, const char *dir,
+		   char *path, size_t plen)
+{
+	char plotdir[PATH_MAX], data[PATH_MAX], out[PATH_MAX], names[300], title[300];
+	long umin = 0, umax = 0;
+	path[0] = 0;
+	if (plots_dir(plotdir, sizeof(plotdir)) < 0 || !rb_have_program("gnuplot"))
+		return -1;
+	snprintf(data, sizeof(data), "%s/compare-%s.tsv", dir, metric);
+	snprintf(out, sizeof(out), "%s/compare-%s", dir, metric);
+	int rows = write_compare(db, runs, metric, data, &umin, &umax);
+	if (rows <= 0)
+		return -1;
+	snprintf(names, sizeof(names), "%s %s", labels[0], labels[1]);
+	snprintf(title, sizeof(title), "%s: %s (run %lld) vs %s (run %lld)", metric, labels[0], (long long)runs[0],
+		 labels[1], (long long)runs[1]);
+	char script[80];
+	snprintf(script, sizeof(script), "%s", metric);
+	char probe[PATH_MAX + 100];
+	snprintf(probe, sizeof(probe), "%s/%s.gp", plotdir, metric);
+	if (access(probe, R_OK) < 0)
+		snprintf(script, sizeof(script), "jobs_per_min"); /* any users plot will do; the title says what */
+	int logx = umin > 0 && umax / umin >= 20;
+	if (gnuplot(plotdir, script, data, out, "png", names, title, logx, "") < 0 ||
+	    gnuplot(plotdir, script, data, out, "svg", names, title, logx, "") < 0)
+		return -1;
+	snprintf(path, plen, "%s.png", out);
+	return 0;
 }
 
 int report_generate(struct db *db, int64_t run, const char *dir, char *path, size_t plen)

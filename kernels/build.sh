@@ -14,7 +14,7 @@ srcpkg=$(recipe_get "$recipe" source)
 read -r -a fragments <<<"$(recipe_get "$recipe" fragments)"
 read -r -a patches <<<"$(recipe_get "$recipe" patches)"
 
-tarball=/usr/src/$srcpkg.tar.xz
+tarball=${RMAPBENCH_KERNEL_SRC_DIR:-/usr/src}/$srcpkg.tar.xz
 srcver=$(dpkg-query -W -f='${Version}' "$srcpkg" 2>/dev/null || true)
 [[ -n $srcver && -f $tarball ]] ||
 	die "$tarball is missing: install package $srcpkg (scripts/deps.sh --kernels)"
@@ -85,7 +85,7 @@ for f in "${fragments[@]}"; do
 		fi
 	done <"$KERNELS_DIR/$f"
 done
-say "$label: building bzImage with $jobs jobs (about 3 minutes on 2 cores; log: $log)"
+say "$label: building bzImage with $jobs jobs (about 9 minutes on 2 cores with lock_stat; log: $log)"
 if ! make -C "$src" O="$obj" -j"$jobs" bzImage >>"$log" 2>&1; then
 	trap - ERR
 	die "$label: the build failed: $(grep -m1 -E 'error|Error' "$log") (log: $log)"

@@ -5,6 +5,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=${RMAPBENCH_BIN:-$top/build/asan/rmapbench}   # the harness under ASan+UBSan
 export RMAPBENCH_LOAD=${RMAPBENCH_LOAD:-$top/build/rmapbench-load}
 export RMAPBENCH_PLOTS=$top/plots
+export RMAPBENCH_AGENT=${RMAPBENCH_AGENT:-$top/build/rmapbench-agent}
 export RMAPBENCH_CGROUP_NAME=rmapbench-test
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 unset RMAPBENCH_DB

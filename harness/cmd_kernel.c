@@ -1,0 +1,376 @@
+/* Kernels for the vm target, and comparing two of them.
+ *
+ *   kernel list                      recipes and what the cache holds
+ *   kernel fetch|build LABEL         get the image (cached; a second call reuses it)
+ *   kernel run LABEL [--config FILE] one suite in that kernel
+ *   compare-kernels A B [--config FILE] [--set K=V]...
+ *       the same suite in A, then in B (two runs), then per metric and
+ *       users: both means, the difference, and whether Welch's t-test
+ *       at 95% tells them apart; and a figure per headline metric. */
+#include "commands.h"
+#include "db.h"
+#include "kernel.h"
+#include "report.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DEFAULT_KERNEL_CONFIG "configs/vm.conf"
+#define DEFAULT_COMPARE_CONFIG "configs/compare-kernels.conf"
+
+static void kernel_usage(FILE *f)
+{
+	fputs("usage: rmapbench kernel list\n"
+	      "       rmapbench kernel fetch LABEL     a Debian kernel package into the cache (kind = package)\n"
+	      "       rmapbench kernel build LABEL     a kernel from linux-source-6.1 (kind = build)\n"
+	      "       rmapbench kernel run LABEL [--config FILE] [--set KEY=VALUE]...\n"
+	      "       rmapbench compare-kernels A B [--config FILE] [--set KEY=VALUE]...\n"
+	      "LABEL names kernels/LABEL.kernel; run and compare-kernels also take an image path.\n"
+	      "The cache is $RMAPBENCH_KERNEL_CACHE, else ~/.cache/rmapbench/kernels.\n",
+	      f);
+}
+
+static void cache_dir(char *buf, size_t len)
+{
+	const char *env = getenv("RMAPBENCH_KERNEL_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	if (env && *env)
+		snprintf(buf, len, "%s", env);
+	else if (xdg && *xdg)
+		snprintf(buf, len, "%s/rmapbench/kernels", xdg);
+	else
+		snprintf(buf, len, "%s/.cache/rmapbench/kernels", home ? home : "/root");
+}
+
+static int kernel_list(void)
+{
+	char dir[PATH_MAX], cache[PATH_MAX];
+	if (kernel_recipes_dir(dir, sizeof(dir)) < 0) {
+		rb_error("cannot find the kernels/ directory (set RMAPBENCH_KERNELS_DIR)");
+		return 1;
+	}
+	cache_dir(cache, sizeof(cache));
+	DIR *d = opendir(dir);
+	if (!d) {
+		rb_error("%s: %s", dir, strerror(errno));
+		return 1;
+	}
+	printf("%-18s %-8s %-28s %s\n", "label", "kind", "release (last prepared)", "cache");
+	struct dirent *e;
+	char names[64][64];
+	int n = 0;
+	while ((e = readdir(d)) && n < 64) {
+		size_t l = strlen(e->d_name);
+		if (l > 7 && l < 64 && !strcmp(e->d_name + l - 7, ".kernel"))
+			snprintf(names[n++], sizeof(names[0]), "%.*s", (int)(l - 7), e->d_name);
+	}
+	closedir(d);
+	qsort(names, (size_t)n, sizeof(names[0]), (int (*)(const void *, const void *))strcmp);
+	for (int i = 0; i < n; i++) {
+		char link[PATH_MAX + 80], err[300];
+		struct kernel_info k;
+		snprintf(link, sizeof(link), "%s/%s", cache, names[i]);
+		char recipe[PATH_MAX + 80];
+		snprintf(recipe, sizeof(recipe), "%s/%s.kernel", dir, names[i]);
+		char *text = rb_read_file(recipe, NULL);
+		const char *kind = text && strstr(text, "kind = build") ? "build" : "package";
+		free(text);
+		if (kernel_info_load(link, &k, err, sizeof(err)) == 0) {
+			char real[PATH_MAX];
+			printf("%-18s %-8s %-28s %s\n", names[i], kind, k.release,
+			       realpath(link, real) ? real : link);
+		} else {
+			printf("%-18s %-8s %-28s %s\n", names[i], kind, "-", "not prepared yet");
+		}
+	}
+	return 0;
+}
+
+/* --config FILE and --set K=V after the positional arguments. */
+struct suite_args {
+	const char *config;
+	const char *sets[64];
+	int nsets;
+	const char *pos[4];
+	int npos;
+};
+
+static int parse_suite_args(int argc, char **argv, struct suite_args *a, const char *dflt)
+{
+	memset(a, 0, sizeof(*a));
+	a->config = dflt;
+	for (int i = 0; i < argc; i++) {
+		if ((!strcmp(argv[i], "--config") || !strcmp(argv[i], "--set")) && i + 1 >= argc) {
+			rb_error("%s needs a value", argv[i]);
+			return -1;
+		}
+		if (!strcmp(argv[i], "--config")) {
+			a->config = argv[++i];
+		} else if (!strcmp(argv[i], "--set")) {
+			if (a->nsets == 64) {
+				rb_error("--set: at most 64");
+				return -1;
+			}
+			a->sets[a->nsets++] = argv[++i];
+		} else if (argv[i][0] == '-') {
+			rb_error("unknown option '%s' (rmapbench kernel --help)", argv[i]);
+			return -1;
+		} else if (a->npos < 4) {
+			a->pos[a->npos++] = argv[i];
+		} else {
+			rb_error("too many arguments (rmapbench kernel --help)");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The suite with target = vm and kernel = label; its run id. */
+static int run_in_kernel(const struct suite_args *a, const char *label, const char *db, int64_t *run)
+{
+	struct config cfg;
+	char err[600], kv[300];
+	config_defaults(&cfg);
+	if (config_load(&cfg, a->config, err, sizeof(err)) < 0) {
+		rb_error("%s", err);
+		config_free(&cfg);
+		return 2;
+	}
+	for (int i = 0; i < a->nsets; i++) {
+		if (config_set(&cfg, a->sets[i], err, sizeof(err)) < 0) {
+			rb_error("%s", err);
+			config_free(&cfg);
+			return 2;
+		}
+	}
+	snprintf(kv, sizeof(kv), "kernel=%s", label);
+	if (config_set(&cfg, "target=vm", err, sizeof(err)) < 0 || config_set(&cfg, kv, err, sizeof(err)) < 0) {
+		rb_error("%s", err);
+		config_free(&cfg);
+		return 2;
+	}
+	int rc = cmd_run(&cfg, db, run);
+	config_free(&cfg);
+	return rc;
+}
+
+int cmd_kernel(int argc, char **argv, const char *db)
+{
+	if (argc < 1 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
+		kernel_usage(argc < 1 ? stderr : stdout);
+		return argc < 1 ? 2 : 0;
+	}
+	const char *sub = argv[0];
+	if (!strcmp(sub, "list")) {
+		if (argc != 1) {
+			rb_error("kernel list takes no arguments");
+			return 2;
+		}
+		return kernel_list();
+	}
+	if (!strcmp(sub, "fetch") || !strcmp(sub, "build")) {
+		if (argc != 2) {
+			rb_error("kernel %s: expected one LABEL (rmapbench kernel list)", sub);
+			return 2;
+		}
+		char dir[PATH_MAX], recipe[PATH_MAX + 80], err[600];
+		if (kernel_recipes_dir(dir, sizeof(dir)) == 0) {
+			snprintf(recipe, sizeof(recipe), "%s/%s.kernel", dir, argv[1]);
+			char *text = rb_read_file(recipe, NULL);
+			int is_build = text && strstr(text, "kind = build");
+			free(text);
+			if (text && is_build != !strcmp(sub, "build")) {
+				rb_error("%s: kernel '%s' is %s, not %s", recipe, argv[1],
+					 is_build ? "built (kernel build)" : "a package (kernel fetch)", sub);
+				return 2;
+			}
+		}
+		struct kernel_info k;
+		if (kernel_recipe_run(argv[1], &k, err, sizeof(err)) < 0) {
+			rb_error("%s", err);
+			return 1;
+		}
+		printf("%s %s %s %s\n", k.label, k.release, k.config_hash, k.image);
+		return 0;
+	}
+	if (!strcmp(sub, "run")) {
+		struct suite_args a;
+		if (parse_suite_args(argc - 1, argv + 1, &a, DEFAULT_KERNEL_CONFIG) < 0)
+			return 2;
+		if (a.npos != 1) {
+			rb_error("kernel run: expected one LABEL");
+			return 2;
+		}
+		int64_t run;
+		return run_in_kernel(&a, a.pos[0], db, &run);
+	}
+	rb_error("kernel: unknown subcommand '%s' (rmapbench kernel --help)", sub);
+	return 2;
+}
+
+/* Two-sided 95% critical values of Student's t by degrees of freedom. */
+static double t_crit95(double df)
+{
+	static const double t[] = { 0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+				    2.201, 2.179,  2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080,
+				    2.074, 2.069,  2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042 };
+	int d = (int)floor(df);
+	return d < 1 ? INFINITY : d <= 30 ? t[d] : 1.96;
+}
+
+struct stats {
+	int n;
+	double mean, var;
+};
+
+static int point_stats(struct db *db, int64_t run, const char *workload, long users, const char *metric,
+		       struct stats *s)
+{
+	sqlite3_stmt *st;
+	memset(s, 0, sizeof(*s));
+	if (sqlite3_prepare_v2(db->h,
+			       "SELECT r.value FROM results r JOIN points p ON p.id = r.point_id WHERE r.run_id = ? "
+			       "AND p.workload = ? AND p.users = ? AND r.metric = ? AND p.status = 'done'",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_text(st, 2, workload, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, users);
+	sqlite3_bind_text(st, 4, metric, -1, SQLITE_STATIC);
+	double sum = 0, sq = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		double v = sqlite3_column_double(st, 0);
+		sum += v;
+		sq += v * v;
+		s->n++;
+	}
+	sqlite3_finalize(st);
+	if (s->n) {
+		s->mean = sum / s->n;
+		s->var = s->n > 1 ? fmax(0, (sq - sum * sum / s->n) / (s->n - 1)) : 0;
+	}
+	return s->n;
+}
+
+static const char *const headline[] = { "rmap_vmas_per_walk",
+					"rmap_walks",
+					"rmap_vmas_visited",
+					"sys_s",
+					"sys_pct",
+					"wall_s",
+					"jobs_per_min",
+					"lock_contentions",
+					"lockstat_anon_vma_contentions",
+					"lockstat_anon_vma_wait_ns",
+					"vm_pswpout",
+					"vm_pgscan" };
+
+static void print_comparison(struct db *db, const int64_t runs[2], const char *labels[2])
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db->h,
+			       "SELECT DISTINCT workload, users FROM points WHERE run_id IN (?, ?) "
+			       "ORDER BY workload, users",
+			       -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(st, 1, runs[0]);
+	sqlite3_bind_int64(st, 2, runs[1]);
+	printf("\n%-10s %6s %-30s %14s %14s %9s  %s\n", "workload", "users", "metric", labels[0], labels[1], "change",
+	       "Welch 95%");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *w = (const char *)sqlite3_column_text(st, 0);
+		long users = sqlite3_column_int64(st, 1);
+		for (size_t m = 0; m < ARRAY_SIZE(headline); m++) {
+			struct stats a, b;
+			point_stats(db, runs[0], w, users, headline[m], &a);
+			point_stats(db, runs[1], w, users, headline[m], &b);
+			if (!a.n && !b.n)
+				continue;
+			char av[32] = "unavailable", bv[32] = "unavailable", change[16] = "-", verdict[40] = "-";
+			if (a.n)
+				snprintf(av, sizeof(av), "%.4g", a.mean);
+			if (b.n)
+				snprintf(bv, sizeof(bv), "%.4g", b.mean);
+			if (a.n && b.n && a.mean != 0)
+				snprintf(change, sizeof(change), "%+.1f%%", 100.0 * (b.mean - a.mean) / fabs(a.mean));
+			if (a.n >= 2 && b.n >= 2) {
+				double se = sqrt(a.var / a.n + b.var / b.n);
+				if (se == 0) {
+					snprintf(verdict, sizeof(verdict), a.mean == b.mean ? "same" : "differ (no variance)");
+				} else {
+					double t = (b.mean - a.mean) / se;
+					double va = a.var / a.n, vb = b.var / b.n;
+					double df = (va + vb) * (va + vb) /
+						    (va * va / (a.n - 1) + vb * vb / (b.n - 1) + 1e-300);
+					snprintf(verdict, sizeof(verdict), "%s (t=%.2f, df=%.0f)",
+						 fabs(t) > t_crit95(df) ? "differ" : "no difference", t, df);
+				}
+			} else if (a.n && b.n) {
+				snprintf(verdict, sizeof(verdict), "n=%d/%d: too few to test", a.n, b.n);
+			}
+			printf("%-10s %6ld %-30s %14s %14s %9s  %s\n", w, users, headline[m], av, bv, change, verdict);
+		}
+	}
+	sqlite3_finalize(st);
+}
+
+int cmd_compare_kernels(int argc, char **argv, const char *db_path)
+{
+	if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
+		kernel_usage(stdout);
+		return 0;
+	}
+	struct suite_args a;
+	if (parse_suite_args(argc, argv, &a, DEFAULT_COMPARE_CONFIG) < 0)
+		return 2;
+	if (a.npos != 2) {
+		rb_error("compare-kernels: expected two kernels, A and B (rmapbench kernel list)");
+		return 2;
+	}
+	if (access(a.config, R_OK) < 0) {
+		rb_error("compare-kernels: --config %s: %s", a.config, strerror(errno));
+		return 2;
+	}
+	int64_t runs[2] = { 0, 0 };
+	int rcs[2];
+	for (int i = 0; i < 2; i++) {
+		fprintf(stderr, "rmapbench: compare-kernels: %s (%s)\n", a.pos[i], i ? "B" : "A");
+		rcs[i] = run_in_kernel(&a, a.pos[i], db_path, &runs[i]);
+		if (!runs[i] || rcs[i] == 130)
+			return rcs[i] ? rcs[i] : 1;
+	}
+	struct db db;
+	char err[600];
+	if (db_open(db_path, &db, err, sizeof(err)) < 0) {
+		rb_error("%s", err);
+		return 1;
+	}
+	const char *labels[2] = { a.pos[0], a.pos[1] };
+	for (int i = 0; i < 2; i++)
+		if (strchr(labels[i], '/'))
+			labels[i] = strrchr(labels[i], '/') + 1;
+	printf("\ncompare-kernels: A = %s (run %lld), B = %s (run %lld); change is B against A\n", labels[0],
+	       (long long)runs[0], labels[1], (long long)runs[1]);
+	print_comparison(&db, runs, labels);
+	char dir[PATH_MAX], tmp[PATH_MAX];
+	snprintf(tmp, sizeof(tmp), "%s", db_path);
+	char *slash = strrchr(tmp, '/');
+	snprintf(dir, sizeof(dir), "%s/compare-%lld-%lld", slash ? (*slash = 0, tmp) : ".", (long long)runs[0],
+		 (long long)runs[1]);
+	if (rb_mkdir_p(dir) == 0) {
+		static const char *const figs[] = { "rmap_vmas_per_walk", "sys_pct", "jobs_per_min" };
+		for (size_t i = 0; i < ARRAY_SIZE(figs); i++) {
+			char png[PATH_MAX + 40];
+			if (report_compare(&db, runs, labels, figs[i], dir, png, sizeof(png)) == 0)
+				printf("figure: %s\n", png);
+		}
+	}
+	db_close(&db);
+	return rcs[0] ? rcs[0] : rcs[1];
+}
