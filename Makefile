@@ -22,7 +22,7 @@ HARNESS_SRC := harness/main.c $(HARNESS_LIB) $(filter-out workloads/main.c,$(LOA
 MIGRATIONS  := db/schema.sql $(sort $(wildcard db/migrations/*.sql))
 LIBS        := -lsqlite3 -lpfm -lm -pthread
 
-.PHONY: all deps test check-10k fuzz clean help
+.PHONY: all deps test test-kernels check-10k fuzz clean help
 
 all: $(B)/rmapbench $(B)/rmapbench-load $(B)/rmapbench-agent $(B)/rmapbench-bench
 
@@ -30,6 +30,7 @@ help:
 	@echo "make              build the CLI, the static workload binary and the benchmarks"
 	@echo "make deps         install missing Debian packages (or say which)"
 	@echo "make test         every test, ending in 'N passed, N failed'"
+	@echo "make test-kernels build legacy-anon-vma (cached), then compare it with stock in QEMU"
 	@echo "make check-10k    a 10,000-user aim7 point, then check nothing is left"
 	@echo "make fuzz         10M differential engine operations, 10M under ENOMEM, libFuzzer on traces"
 	@echo "make clean        remove build/"
@@ -109,6 +110,9 @@ fuzz: all $(B)/fuzz/trace_fuzzer
 	build/rmapbench engine fuzz --variant modern --inject-enomem --ops $(FUZZ_OPS) --seed $(SEED)
 	@mkdir -p $(B)/fuzz/corpus
 	$(B)/fuzz/trace_fuzzer -artifact_prefix=$(B)/fuzz/ -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus tests/fuzz/corpus
+
+test-kernels: all
+	@tests/kernels/build_and_compare.sh
 
 check-10k: all $(B)/asan/rmapbench
 	@bash tests/integration/users_10k.sh && echo "10,000 users: ok, nothing left"

@@ -1,15 +1,27 @@
 #!/usr/bin/env bash
 # ./run.sh                 the main job: dependencies, build, configs/quick.conf,
 #                          record, plot; prints the run id, database and report
-# ./run.sh nightly         the nightly suite (configs/nightly.conf)
+# ./run.sh nightly         the nightly suite (configs/nightly.conf), then
+#                          compare-kernels stock legacy-anon-vma in QEMU
 # ./run.sh SUBCOMMAND ...  any rmapbench subcommand (./run.sh --help lists them)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
-scripts/deps.sh
+case "${1:-}" in
+kernel | compare-kernels | nightly) scripts/deps.sh --kernels ;;
+*) scripts/deps.sh ;;
+esac
 make -s all >&2
 case "${1:-}" in
 "") exec build/rmapbench run configs/quick.conf ;;
-nightly) shift; exec build/rmapbench "$@" run configs/nightly.conf ;;
+nightly)
+	# The host suite, then the reference kernels side by side in QEMU;
+	# both always run, and either failing fails the nightly.
+	shift
+	rc=0
+	build/rmapbench "$@" run configs/nightly.conf || rc=$?
+	build/rmapbench "$@" compare-kernels stock legacy-anon-vma || { r=$?; ((rc)) || rc=$r; }
+	exit "$rc"
+	;;
 *) exec build/rmapbench "$@" ;;
 esac

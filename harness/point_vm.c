@@ -44,17 +44,30 @@ static void on_payload(void *arg, const char *payload)
 	ss_parse_line(ss, payload, "");
 }
 
+/* The console's last bytes, led by the line that says what went wrong
+ * when there is one (a panic's reason comes before its stack trace). */
 static void console_tail(const char *path, char *buf, size_t len)
 {
+	static const char *const marks[] = { "Kernel panic - ", "BUG: ", "Oops: ", "general protection fault" };
 	char *s = rb_read_file(path, NULL);
 	buf[0] = 0;
 	if (!s)
 		return;
-	size_t n = strlen(s);
-	snprintf(buf, len, "%s", n > len - 1 ? s + n - (len - 1) : s);
-	for (char *c = buf; *c; c++)
+	for (char *c = s; *c; c++)
 		if (*c == '\r')
 			*c = ' ';
+	size_t n = strlen(s), used = 0;
+	const char *mark = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(marks) && !mark; i++)
+		mark = strstr(s, marks[i]);
+	if (mark) {
+		size_t ml = strcspn(mark, "\n");
+		used = (size_t)snprintf(buf, len, "%.*s | ", (int)(ml < 200 ? ml : 200), mark);
+	}
+	if (used < len) {
+		size_t room = len - used - 1;
+		snprintf(buf + used, len - used, "...%s", n > room - 3 ? s + n - (room - 3) : s);
+	}
 	rb_trim(buf);
 	free(s);
 }
@@ -162,12 +175,12 @@ int point_run_vm(const struct point_env *env, const struct point_spec *ps, struc
 		snprintf(out->status, sizeof(out->status), "aborted");
 		snprintf(out->error, sizeof(out->error), "stopped by a signal to the harness");
 	} else if (qr.timed_out) {
-		snprintf(out->error, sizeof(out->error), "the guest ran past %.0f s and was killed; console: ...%s",
+		snprintf(out->error, sizeof(out->error), "the guest ran past %.0f s and was killed; console: %s",
 			 limit, tail);
 	} else if (valid < 0) {
-		snprintf(out->error, sizeof(out->error), "no valid result (%s); console: ...%s", why, tail);
+		snprintf(out->error, sizeof(out->error), "no valid result (%s); console: %s", why, tail);
 	} else if (strcmp(status, "ok")) {
-		snprintf(out->error, sizeof(out->error), "the agent reported %s; console: ...%s", status, tail);
+		snprintf(out->error, sizeof(out->error), "the agent reported %s; console: %s", status, tail);
 	} else {
 		snprintf(out->status, sizeof(out->status), "done");
 	}

@@ -54,14 +54,22 @@ work="$CACHE/.build-$key"
 rm -rf "$work"
 mkdir -p "$work"
 log="$work/build.log"
-trap 'say "$label: build failed, log kept in $log"' ERR
+failed_log="$CACHE/$key.failed.log"
+# A failed build keeps its log beside the cache entry it would have made,
+# and drops the unpacked source (over a gigabyte).
+fail_build() {
+	trap - ERR
+	cp "$log" "$failed_log" 2>/dev/null || true
+	rm -rf "$work"
+	die "$*"
+}
+trap 'fail_build "$label: the build stopped at line $LINENO of build.sh (log: $failed_log)"' ERR
 say "$label: unpacking $srcpkg $srcver"
 tar -xf "$tarball" -C "$work"
 src="$work/$srcpkg"
 for p in "${patches[@]}"; do
 	if ! patch -d "$src" -p1 --forward --batch --no-backup-if-mismatch <"$KERNELS_DIR/$p" >>"$log" 2>&1; then
-		trap - ERR
-		die "patch $KERNELS_DIR/$p does not apply to $srcpkg $srcver: $(grep -m1 -iE 'fail|reject|malformed|only garbage' "$log")"
+		fail_build "patch $KERNELS_DIR/$p does not apply to $srcpkg $srcver: $(grep -m1 -iE 'fail|reject|malformed|only garbage' "$log")"
 	fi
 done
 obj="$work/obj"
@@ -78,17 +86,16 @@ for f in "${fragments[@]}"; do
 	while IFS= read -r line; do
 		if [[ $line =~ ^CONFIG_[A-Z0-9_]+= ]]; then
 			grep -qxF "$line" "$obj/.config" ||
-				{ trap - ERR; die "$KERNELS_DIR/$f: '$line' did not survive olddefconfig (a dependency is off)"; }
+				fail_build "$KERNELS_DIR/$f: '$line' did not survive olddefconfig (a dependency is off)"
 		elif [[ $line =~ ^#\ (CONFIG_[A-Z0-9_]+)\ is\ not\ set ]]; then
 			! grep -q "^${BASH_REMATCH[1]}=" "$obj/.config" ||
-				{ trap - ERR; die "$KERNELS_DIR/$f: '${BASH_REMATCH[1]}' is still set after olddefconfig"; }
+				fail_build "$KERNELS_DIR/$f: '${BASH_REMATCH[1]}' is still set after olddefconfig"
 		fi
 	done <"$KERNELS_DIR/$f"
 done
 say "$label: building bzImage with $jobs jobs (about 9 minutes on 2 cores with lock_stat; log: $log)"
 if ! make -C "$src" O="$obj" -j"$jobs" bzImage >>"$log" 2>&1; then
-	trap - ERR
-	die "$label: the build failed: $(grep -m1 -E 'error|Error' "$log") (log: $log)"
+	fail_build "$label: the build failed: $(grep -m1 -E 'error|Error' "$log") (log: $failed_log)"
 fi
 release=$(make -s -C "$src" O="$obj" kernelrelease 2>/dev/null | tail -n 1)
 mkdir -p "$work/out"
@@ -96,7 +103,7 @@ cp "$obj/arch/x86/boot/bzImage" "$work/out/bzImage"
 cp "$obj/.config" "$work/out/config"
 cp "$obj/System.map" "$work/out/System.map"
 mv "$log" "$work/out/build.log"
-rm -rf "$dir"
+rm -rf "$dir" "$failed_log"
 mv "$work/out" "$dir"
 rm -rf "$work"
 trap - ERR

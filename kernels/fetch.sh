@@ -13,9 +13,9 @@ read -r -a want_modules <<<"$(recipe_get "$recipe" modules)"
 
 command -v apt-get >/dev/null || die "apt-get is missing: stock kernels come from Debian packages"
 # The meta package names the versioned image package it depends on.
-pkg=$(apt-cache depends "$meta" 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[^ ]*\)$/\1/p' | head -n 1)
+pkg=$( (apt-cache depends "$meta" 2>/dev/null || true) | sed -n 's/^ *Depends: \(linux-image-[^ ]*\)$/\1/p' | head -n 1)
 [[ -n $pkg ]] || die "package $meta is unknown to apt (try: apt-get update)"
-version=$(apt-cache policy "$pkg" | sed -n 's/^ *Candidate: //p')
+version=$( (apt-cache policy "$pkg" 2>/dev/null || true) | sed -n 's/^ *Candidate: //p')
 [[ -n $version && $version != "(none)" ]] || die "package $pkg has no installable version"
 
 key="$label-$(echo "$pkg $version" | sha256sum | cut -c1-12)"

@@ -137,36 +137,58 @@ int kernel_recipe_run(const char *label, struct kernel_info *k, char *err, size_
 		return -1;
 	}
 	snprintf(script, sizeof(script), "%s/%s.sh", dir, kind);
+	/* The script's stdout is the cache directory; its stderr is progress,
+	 * passed on as it comes, and on failure one line saying why, which
+	 * becomes our error instead. */
+	char outpath[] = "/tmp/rmapbench-kernel-XXXXXX";
+	int outfd = mkstemp(outpath);
 	int p[2];
-	if (pipe2(p, O_CLOEXEC) < 0)
+	if (outfd < 0 || pipe2(p, O_CLOEXEC) < 0) {
+		snprintf(err, errlen, "kernel '%s': %s", label, strerror(errno));
+		if (outfd >= 0)
+			close(outfd);
 		return -1;
+	}
+	unlink(outpath);
 	pid_t pid = fork();
 	if (pid == 0) {
-		dup2(p[1], 1);
+		dup2(outfd, 1);
+		dup2(p[1], 2);
 		execl(script, script, label, (char *)NULL);
-		fprintf(stderr, "rmapbench: exec %s: %s\n", script, strerror(errno));
+		fprintf(stderr, "rmapbench: kernel: exec %s: %s\n", script, strerror(errno));
 		_exit(127);
 	}
 	close(p[1]);
-	char out[PATH_MAX] = "";
-	size_t n = 0;
-	ssize_t r;
-	while ((r = read(p[0], out + n, sizeof(out) - 1 - n)) > 0 || (r < 0 && errno == EINTR))
-		if (r > 0)
-			n += (size_t)r;
-	out[n] = 0;
-	close(p[0]);
+	char last[600] = "";
+	FILE *ef = fdopen(p[0], "r");
+	char line[600];
+	while (ef && fgets(line, sizeof(line), ef)) {
+		if (last[0])
+			fputs(last, stderr);
+		snprintf(last, sizeof(last), "%s", line);
+	}
+	if (ef)
+		fclose(ef);
+	else
+		close(p[0]);
 	int st = 0;
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
+	char out[PATH_MAX] = "";
+	ssize_t n = pread(outfd, out, sizeof(out) - 1, 0);
+	close(outfd);
+	out[n > 0 ? n : 0] = 0;
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		/* The script has said why on stderr, in one line. */
-		snprintf(err, errlen, "kernel '%s' is not available (%s said why above)", label, script);
+		rb_trim(last);
+		const char *why = strncmp(last, "rmapbench: kernel: ", 19) ? last : last + 19;
+		snprintf(err, errlen, "%s", *why ? why : "the recipe's script failed without saying why");
 		return -1;
 	}
+	if (last[0])
+		fputs(last, stderr);
 	rb_trim(out);
-	char *last = strrchr(out, '\n');
-	return kernel_info_load(last ? last + 1 : out, k, err, errlen);
+	char *nl = strrchr(out, '\n');
+	return kernel_info_load(nl ? nl + 1 : out, k, err, errlen);
 }
 
 int kernel_prepare(const char *name, struct kernel_info *k, char *err, size_t errlen)

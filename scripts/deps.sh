@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The one dependency bootstrap, used by ./run.sh and by `make test`.
+# The one dependency bootstrap, used by ./run.sh and by `make test`;
+# `scripts/deps.sh --kernels` adds what building kernels from
+# linux-source-6.1 needs (make test-kernels, kernel build, the nightly).
 # Installs the Debian packages that are missing, or, when it cannot (not
 # root, no apt-get), says exactly what is missing and the command for it.
 set -euo pipefail
@@ -17,11 +19,15 @@ packages=(
 	libbenchmark-dev g++
 	gnuplot-nox
 	stress-ng
-	qemu-system-x86 cpio
+	qemu-system-x86 cpio kmod
 	util-linux gzip procps
 	git
 	clang libclang-rt-14-dev
 )
+
+if [[ ${1:-} == --kernels ]]; then
+	packages+=(linux-source-6.1 flex bison bc libelf-dev libssl-dev xz-utils patch)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
