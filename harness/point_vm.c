@@ -137,8 +137,10 @@ int point_run_vm(const struct point_env *env, const struct point_spec *ps, struc
 	snprintf(initrd, sizeof(initrd), "%s/point-%03d-initrd.cpio", env->log_dir, ps->seq);
 	snprintf(conlog, sizeof(conlog), "%s/point-%03d-console.log", env->log_dir, ps->seq);
 	snprintf(results, sizeof(results), "%s/point-%03d-results.txt", env->log_dir, ps->seq);
-	if (build_initrd(env, initrd, plan, out->error, sizeof(out->error)) < 0)
+	if (build_initrd(env, initrd, plan, out->error, sizeof(out->error)) < 0) {
+		unlink(initrd);
 		goto done;
+	}
 	/* panic=-1 and oops=panic turn an oops into a reboot, which
 	 * -no-reboot turns into QEMU's exit: a crashed guest ends at once. */
 	snprintf(cmdline, sizeof(cmdline),
@@ -152,11 +154,12 @@ int point_run_vm(const struct point_env *env, const struct point_spec *ps, struc
 				.accel = cfg->vm_accel, .timeout_s = limit };
 	struct qemu_result qr;
 	progress_tick(env->pg, 0);
-	if (qemu_run(&qs, &qr) < 0) {
+	int started = qemu_run(&qs, &qr);
+	unlink(initrd); /* megabytes a point, and rebuilt for every boot */
+	if (started < 0) {
 		snprintf(out->error, sizeof(out->error), "%s", qr.error);
 		goto done;
 	}
-	unlink(initrd);
 	ss_attr(&out->ss, "vm_accel", "%s", qr.accel);
 	ss_attr(&out->ss, "vm_kernel", "%s %s", k->label, k->release);
 	ss_add(&out->ss, "vm_boot_to_end_s", qr.wall_s, "s");

@@ -60,6 +60,22 @@ int main(void)
 	expect_error("collectors = cpu magic\n", "unknown collector 'magic'", "unknown collector");
 	expect_error("target = mars\n", "unknown target 'mars'", "unknown target");
 	expect_error("point_timeout_s = nan\n", "is not a number", "NaN rejected");
+	expect_error("target = vm\nvm_accel = hvf\n", "x.conf:2: vm_accel: unknown vm_accel 'hvf' (auto, kvm, tcg)",
+		     "unknown accelerator");
+	expect_error("vm_mem_mib = 16\n", "vm_mem_mib: 16 is outside [64,", "guest RAM too small");
+	expect_error("vm_cpus = 0\n", "vm_cpus: 0 is outside [1, 64]", "no vCPUs");
+	expect_error("kernel = \n", "x.conf:1:", "an empty kernel");
+
+	config_defaults(&c);
+	rc = config_parse_text(&c, "vm.conf",
+			       "target = vm\nkernel = legacy-anon-vma\nvm_mem_mib = 128\nvm_cpus = 2\n"
+			       "vm_zram_mib = 0\nvm_accel = tcg\nvm_cmdline = quiet\nvm_timeout_s = 30\n",
+			       err, sizeof(err));
+	CHECK(rc == 0 && !strcmp(c.target, "vm") && !strcmp(c.kernel, "legacy-anon-vma") && c.vm_mem_mib == 128 &&
+		      c.vm_zram_mib == 0 && !strcmp(c.vm_accel, "tcg") && !strcmp(c.vm_cmdline, "quiet") &&
+		      c.vm_timeout_s == 30,
+	      "the vm keys parse (%s)", err);
+	config_free(&c);
 
 	config_defaults(&c);
 	rc = config_load(&c, "/nonexistent/dir/none.conf", err, sizeof(err));
