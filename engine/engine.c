@@ -60,6 +60,12 @@ void engine_note_op(struct engine *e, const char *fmt, ...)
 
 /* A fault is a report, never a crash: the operations that led to it are
  * appended so that it can be replayed. */
+void engine_finding(struct engine *e, const char *name)
+{
+	e->finding = name;
+	e->nfindings++;
+}
+
 void engine_fault(struct engine *e, const char *kind, const char *fmt, ...)
 {
 	char detail[256];

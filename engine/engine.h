@@ -162,6 +162,10 @@ struct engine {
 	struct fault *faults;
 	size_t nfaults, cap_faults, faults_dropped;
 	char history[16][96];     /* the last operations, for fault reports */
+	/* A known latent bug of the design reached (engine/findings/): its
+	 * name and how often. The code goes on as the kernel did. */
+	const char *finding;
+	uint64_t nfindings;
 	unsigned hist_pos;
 	struct lock_totals locks; /* of freed anon_vmas, and live ones at the end */
 	pthread_mutex_t stats_lock;
@@ -186,6 +190,8 @@ void ptl_lock(struct engine *e);
 void ptl_unlock(struct engine *e);
 void engine_destroy(struct engine *e);
 void engine_fault(struct engine *e, const char *kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Notes that the state a known finding starts from has been reached. */
+void engine_finding(struct engine *e, const char *name);
 void engine_note_op(struct engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool engine_has_fault(const struct engine *e, const char *kind);
 size_t engine_fault_count(const struct engine *e);

@@ -172,6 +172,27 @@ int fuzz_run(const struct fuzz_opts *o, struct fuzz_result *r)
 			}
 		}
 		r->ops = op + 1;
+		/* A known finding reached: count it and start every lane afresh
+		 * (the oracle included), so that what follows can still find
+		 * something new. */
+		bool known = false;
+		for (int i = 0; i < o->nvariants && !o->known_as_faults; i++) {
+			struct lane *l = &lanes[i];
+			if (!l->e.nfindings)
+				continue;
+			known = true;
+			r->known[i] += l->e.nfindings;
+			snprintf(r->known_name[i], sizeof(r->known_name[i]), "%s", l->e.finding);
+		}
+		if (known) {
+			for (int i = 0; i < o->nvariants; i++) {
+				lane_stop(&lanes[i], false);
+				engine_destroy(&lanes[i].e);
+				lane_start(&lanes[i], o->variants[i]);
+			}
+			nlog = 0;
+			continue;
+		}
 		bool reset = o->reset_every && (op + 1) % o->reset_every == 0;
 		for (int i = 0; i < o->nvariants; i++) {
 			struct lane *l = &lanes[i];

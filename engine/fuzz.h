@@ -19,6 +19,7 @@ struct fuzz_opts {
 	bool inject_enomem;       /* fail allocations at random (modern's error paths) */
 	bool stop_at_fault;
 	uint64_t reset_every;     /* start a fresh machine every so many operations */
+	bool known_as_faults;     /* do not restart at a known finding: let it fault */
 	FILE *trace_out;          /* where the failing trace is written */
 };
 
@@ -28,6 +29,8 @@ struct fuzz_result {
 	uint64_t divergences[4];
 	char first_kind[4][32];
 	uint64_t first_op[4];
+	uint64_t known[4];        /* known findings reached (each restarts every lane) */
+	char known_name[4][48];
 	double seconds;
 };
 

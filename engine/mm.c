@@ -633,6 +633,13 @@ static struct vm_area_struct *copy_vma(struct engine *e, struct mm_struct *mm, s
 		pgoff = addr;
 	struct vm_area_struct *new_vma =
 		vma_merge(e, mm, prev_of(mm, addr), addr, addr + len, vma->vm_flags, vma->anon_vma, pgoff);
+	/* The latent bug of findings/mremap-merge-unfaulted-prev.trace: the
+	 * vma the pages move into has no anon_vma, so once the source goes,
+	 * they point at a freed one. Those kernels went on regardless, and
+	 * so does the engine; the note lets the fuzzer tell this known bug
+	 * from a new one. */
+	if (new_vma && vma->anon_vma && !new_vma->anon_vma)
+		engine_finding(e, "mremap-merge-unfaulted-prev");
 	if (new_vma)
 		return new_vma;
 	new_vma = vm_area_dup(e, vma, mm);

@@ -28,7 +28,7 @@ struct eargs {
 	unsigned long children, pages, ops, users;
 	double seconds;
 	unsigned seed;
-	bool json, list, differential, inject, stop_at_fault, no_db;
+	bool json, list, differential, inject, stop_at_fault, no_db, known_as_faults;
 	char cmdline[512];
 };
 
@@ -40,7 +40,8 @@ static int usage(const char *msg)
 	      "       rmapbench engine scenario --list | NAME --variant V [--json]\n"
 	      "       rmapbench engine replay FILE --variant V [--json]\n"
 	      "       rmapbench engine fuzz (--variant V | --differential) [--ops N] [--seconds S] [--seed S]\n"
-	      "                             [--inject-enomem] [--stop-at-fault] [--trace-out FILE] [--json]\n"
+	      "                             [--inject-enomem] [--stop-at-fault] [--known-as-faults]\n"
+	      "                             [--trace-out FILE] [--json]\n"
 	      "       rmapbench engine threads --variant V [--users N] [--seconds S] [--seed S] [--json]\n"
 	      "variants: legacy (2.6.33), avc-rc (2.6.34-rc1), avc (2.6.34), modern (6.1)\n"
 	      "exit status: 0 invariants held, 3 a fault found, 2 usage\n",
@@ -117,6 +118,9 @@ static int parse_args(int argc, char **argv, struct eargs *a)
 			continue;
 		} else if (!strcmp(f, "--stop-at-fault")) {
 			a->stop_at_fault = true;
+			continue;
+		} else if (!strcmp(f, "--known-as-faults")) {
+			a->known_as_faults = true;
 			continue;
 		} else if (!strcmp(f, "--no-db")) {
 			a->no_db = true;
@@ -386,6 +390,7 @@ static int cmd_fuzz(const char *db_path, struct eargs *a)
 	o.check_each = true;
 	o.inject_enomem = a->inject;
 	o.stop_at_fault = a->stop_at_fault;
+	o.known_as_faults = a->known_as_faults;
 	o.reset_every = 2000;
 	FILE *tf = NULL;
 	if (a->trace_out && !(tf = fopen(a->trace_out, "w"))) {
@@ -408,15 +413,26 @@ static int cmd_fuzz(const char *db_path, struct eargs *a)
 		if (r.faults[i])
 			ss_attr(&ss, "first_fault", "%s after %llu operations", r.first_kind[i],
 				(unsigned long long)r.first_op[i]);
+		ss_add(&ss, "known_findings", (double)r.known[i], "findings");
+		if (r.known[i])
+			ss_attr(&ss, "known_finding", "%s (engine/findings/%s.trace)", r.known_name[i], r.known_name[i]);
 		if (a->json)
 			printf("{\"variant\": \"%s\", \"seed\": %u, \"operations\": %llu, \"faults\": %llu, \"first_fault\": "
-			       "\"%s\", \"first_fault_op\": %llu, \"seconds\": %.3f}\n",
+			       "\"%s\", \"first_fault_op\": %llu, \"known_findings\": %llu, \"known_finding\": \"%s\", "
+			       "\"seconds\": %.3f}\n",
 			       o.variants[i]->name, o.seed, (unsigned long long)r.ops, (unsigned long long)r.faults[i],
-			       r.first_kind[i], (unsigned long long)r.first_op[i], r.seconds);
+			       r.first_kind[i], (unsigned long long)r.first_op[i], (unsigned long long)r.known[i],
+			       r.known_name[i], r.seconds);
 		else
-			printf("fuzz %s: seed %u, %llu operations in %.1f s, %llu faults%s%s%s\n", o.variants[i]->name,
+		{
+			char known[160] = "";
+			if (r.known[i])
+				snprintf(known, sizeof(known), "; known finding %s reached %llu times (machines restarted)",
+					 r.known_name[i], (unsigned long long)r.known[i]);
+			printf("fuzz %s: seed %u, %llu operations in %.1f s, %llu faults%s%s%s%s\n", o.variants[i]->name,
 			       o.seed, (unsigned long long)r.ops, r.seconds, (unsigned long long)r.faults[i],
-			       r.faults[i] ? " (first: " : "", r.first_kind[i], r.faults[i] ? ")" : "");
+			       r.faults[i] ? " (first: " : "", r.first_kind[i], r.faults[i] ? ")" : "", known);
+		}
 		/* in a differential run avc-rc's faults are expected */
 		if (r.faults[i] && !(a->differential && o.variants[i]->has_known_bugs))
 			any = any < 0 ? any : 1;
