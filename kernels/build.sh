@@ -9,8 +9,7 @@ source "$(dirname "$0")/lib.sh"
 
 label=${1:?usage: build.sh LABEL}
 recipe=$(recipe_path "$label")
-srcpkg=$(recipe_get "$recipe" source)
-[[ -n $srcpkg ]] || die "$recipe: no 'source ='"
+srcpkg=$(recipe_require "$recipe" source)
 read -r -a fragments <<<"$(recipe_get "$recipe" fragments)"
 read -r -a patches <<<"$(recipe_get "$recipe" patches)"
 

@@ -7,8 +7,7 @@ source "$(dirname "$0")/lib.sh"
 
 label=${1:?usage: fetch.sh LABEL}
 recipe=$(recipe_path "$label")
-meta=$(recipe_get "$recipe" package)
-[[ -n $meta ]] || die "$recipe: no 'package ='"
+meta=$(recipe_require "$recipe" package)
 read -r -a want_modules <<<"$(recipe_get "$recipe" modules)"
 
 command -v apt-get >/dev/null || die "apt-get is missing: stock kernels come from Debian packages"

@@ -17,6 +17,14 @@ recipe_get() {
 	sed -n "s/^[[:space:]]*$2[[:space:]]*=[[:space:]]*//p" "$1" | sed 's/[[:space:]]*$//' | tail -n 1
 }
 
+# recipe_require FILE KEY: the value, or a one-line error naming both.
+recipe_require() {
+	local v
+	v=$(recipe_get "$1" "$2")
+	[[ -n $v ]] || die "$1: no '$2 ='"
+	echo "$v"
+}
+
 recipe_path() {
 	local label=$1
 	[[ $label =~ ^[A-Za-z0-9._-]+$ ]] || die "'$label' is not a kernel label (letters, digits, '.', '_', '-')"
