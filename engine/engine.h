@@ -79,6 +79,8 @@ struct anon_vma {
 	struct anon_vma *root, *parent;
 	int refcount;
 	unsigned long num_children, num_active_vmas;
+	struct anon_vma_chain *rb_root;    /* the interval tree of chains */
+	uint64_t it_seq;                   /* insertions so far */
 	/* the engine's own */
 	bool freed;                        /* kept in quarantine, as KASAN does */
 	unsigned long chk_children, chk_active; /* the checker's own tallies */
@@ -93,8 +95,13 @@ struct anon_vma_chain {
 	struct anon_vma *anon_vma;
 	struct list_head same_vma;         /* locked by mmap_lock */
 	struct list_head same_anon_vma;    /* locked by anon_vma->lock (rwsem) */
-	/* modern: the interval the avc covers ([vm_pgoff, last pgoff]) */
-	unsigned long rb_subtree_last;
+	/* modern: a node of the anon_vma's interval tree (interval_tree.h):
+	 * the interval cached at insertion, the order among equal starts,
+	 * and the largest last pgoff of the subtree */
+	struct anon_vma_chain *rb_left, *rb_right;
+	unsigned long it_start, it_last, rb_subtree_last;
+	uint64_t it_seq;
+	unsigned it_prio;
 };
 
 /* What a walk visits: rmap_one once per VMA the design offers for the
@@ -129,6 +136,11 @@ struct rmap_ops {
 	/* for the checker: is vma on the anon_vma's list (or tree) for index? */
 	bool (*anon_vma_reaches)(struct anon_vma *av, struct vm_area_struct *vma, unsigned long index);
 	void (*check)(struct engine *e); /* the design's own invariants */
+	/* vma_adjust and split_vma move vma's (and next's) boundaries between
+	 * these two: modern takes the chains out of its interval trees and
+	 * puts them back (NULL in the list designs) */
+	void (*vma_interval_pre_update)(struct engine *e, struct vm_area_struct *vma, struct vm_area_struct *next);
+	void (*vma_interval_post_update)(struct engine *e, struct vm_area_struct *vma, struct vm_area_struct *next);
 };
 
 extern const struct rmap_ops rmap_legacy, rmap_avc_rc, rmap_avc, rmap_modern;

@@ -251,6 +251,9 @@ again:
 	    e->ops->vma_adjust_import(e, vma, importer, exporter))
 		return -ENOMEM;
 
+	struct vm_area_struct *moved_next = adjust_next ? next : NULL;
+	if (e->ops->vma_interval_pre_update)
+		e->ops->vma_interval_pre_update(e, vma, moved_next);
 	ptl_lock(e); /* walkers read the boundaries under it */
 	vma->vm_start = start;
 	vma->vm_end = end;
@@ -260,6 +263,8 @@ again:
 		next->vm_pgoff += (unsigned long)adjust_next;
 	}
 	ptl_unlock(e);
+	if (e->ops->vma_interval_post_update)
+		e->ops->vma_interval_post_update(e, vma, moved_next);
 	if (remove_next) {
 		if (next->anon_vma)
 			e->ops->anon_vma_merge(e, vma, next);
@@ -359,6 +364,9 @@ static int split_vma(struct engine *e, struct mm_struct *mm, struct vm_area_stru
 		engine_free(e, C_VMA, new);
 		return -ENOMEM;
 	}
+	/* 6.1 does this through vma_adjust(), which updates the trees */
+	if (e->ops->vma_interval_pre_update)
+		e->ops->vma_interval_pre_update(e, vma, NULL);
 	ptl_lock(e);
 	if (new_below) {
 		vma->vm_pgoff += addr - vma->vm_start;
@@ -367,6 +375,8 @@ static int split_vma(struct engine *e, struct mm_struct *mm, struct vm_area_stru
 		vma->vm_end = addr;
 	}
 	ptl_unlock(e);
+	if (e->ops->vma_interval_post_update)
+		e->ops->vma_interval_post_update(e, vma, NULL);
 	vma_link(mm, new);
 	return 0;
 }

@@ -5,40 +5,15 @@
  * one child (7a3ef208e662, 2555283eb40d); a walk visits only the chains
  * whose vma covers the page's index (bf181b9f9d8d's interval tree).
  *
- * The same_anon_vma "rb_root" is kept as a list queried by interval, with
- * the kernel's anon_vma_interval_tree_* names: it visits exactly the vmas
- * the kernel's augmented rbtree would, in O(n) rather than O(log n + k). */
+ * Each anon_vma keeps its chains twice: in the interval tree that walks
+ * use (interval_tree.h, the kernel's rb_root) and on a list (head) that
+ * only the checker and the emptiness tests read. */
 #include "engine.h"
 #include "avc_check.h"
+#include "interval_tree.h"
 
 #include <errno.h>
 #include <stdio.h>
-
-static unsigned long avc_start_pgoff(struct anon_vma_chain *avc)
-{
-	return avc->vma->vm_pgoff;
-}
-
-static unsigned long avc_last_pgoff(struct anon_vma_chain *avc)
-{
-	return avc->vma->vm_pgoff + (avc->vma->vm_end - avc->vma->vm_start) - 1;
-}
-
-static void anon_vma_interval_tree_insert(struct anon_vma_chain *avc, struct anon_vma *anon_vma)
-{
-	list_add_tail(&avc->same_anon_vma, &anon_vma->head);
-}
-
-static void anon_vma_interval_tree_remove(struct anon_vma_chain *avc, struct anon_vma *anon_vma)
-{
-	(void)anon_vma;
-	list_del(&avc->same_anon_vma);
-}
-
-#define anon_vma_interval_tree_foreach(avc, anon_vma, start, last)                                         \
-	list_for_each_entry(avc, &(anon_vma)->head, same_anon_vma)                                         \
-		if (avc_start_pgoff(avc) > (last) || avc_last_pgoff(avc) < (start)) {                      \
-		} else
 
 static void anon_vma_lock_write(struct engine *e, struct anon_vma *anon_vma)
 {
@@ -109,6 +84,7 @@ static void anon_vma_chain_link(struct vm_area_struct *vma, struct anon_vma_chai
 	avc->vma = vma;
 	avc->anon_vma = anon_vma;
 	list_add(&avc->same_vma, &vma->anon_vma_chain);
+	list_add_tail(&avc->same_anon_vma, &anon_vma->head);
 	anon_vma_interval_tree_insert(avc, anon_vma);
 }
 
@@ -230,6 +206,7 @@ static void unlink_anon_vmas(struct engine *e, struct vm_area_struct *vma)
 		struct anon_vma *anon_vma = avc->anon_vma;
 		anon_vma_lock_write(e, anon_vma);
 		anon_vma_interval_tree_remove(avc, anon_vma);
+		list_del(&avc->same_anon_vma);
 		/* Leave empty anon_vmas on the list: freed outside the lock. */
 		if (list_empty(&anon_vma->head)) {
 			anon_vma->parent->num_children--;
@@ -358,6 +335,42 @@ static bool anon_vma_reaches(struct anon_vma *av, struct vm_area_struct *vma, un
 	return false;
 }
 
+/* vma_adjust(): anon_vma_interval_tree_pre_update_vma() and
+ * _post_update_vma(), under the anon_vma lock (the root's), around the
+ * change of vma's boundaries and, when its boundary moves too, next's. */
+static struct anon_vma *interval_update_anon_vma(struct vm_area_struct *vma, struct vm_area_struct *next)
+{
+	return vma->anon_vma ? vma->anon_vma : next ? next->anon_vma : NULL;
+}
+
+static void vma_interval_pre_update(struct engine *e, struct vm_area_struct *vma, struct vm_area_struct *next)
+{
+	struct anon_vma *anon_vma = interval_update_anon_vma(vma, next);
+	struct anon_vma_chain *avc;
+	if (!anon_vma)
+		return;
+	anon_vma_lock_write(e, anon_vma);
+	list_for_each_entry(avc, &vma->anon_vma_chain, same_vma)
+		anon_vma_interval_tree_remove(avc, avc->anon_vma);
+	if (next)
+		list_for_each_entry(avc, &next->anon_vma_chain, same_vma)
+			anon_vma_interval_tree_remove(avc, avc->anon_vma);
+}
+
+static void vma_interval_post_update(struct engine *e, struct vm_area_struct *vma, struct vm_area_struct *next)
+{
+	struct anon_vma *anon_vma = interval_update_anon_vma(vma, next);
+	struct anon_vma_chain *avc;
+	if (!anon_vma)
+		return;
+	if (next)
+		list_for_each_entry_reverse(avc, &next->anon_vma_chain, same_vma)
+			anon_vma_interval_tree_insert(avc, avc->anon_vma);
+	list_for_each_entry_reverse(avc, &vma->anon_vma_chain, same_vma)
+		anon_vma_interval_tree_insert(avc, avc->anon_vma);
+	anon_vma_unlock_write(e, anon_vma);
+}
+
 /* num_children counts the children whose tree is not empty (and the root's
  * self link while its tree is not); num_active_vmas the vmas pointing at
  * it; refcount one for itself while its tree is not empty, plus, on a
@@ -366,6 +379,20 @@ static void check_modern(struct engine *e)
 {
 	avc_check(e, false);
 	struct anon_vma *av;
+	list_for_each_entry(av, &e->anon_vmas, all) {
+		char why[200];
+		unsigned long in_tree = 0, on_list = 0;
+		struct anon_vma_chain *avc;
+		if (av->freed)
+			continue;
+		list_for_each_entry(avc, &av->head, same_anon_vma)
+			on_list++;
+		if (anon_vma_interval_tree_verify(av, &in_tree, why, sizeof(why)) < 0)
+			engine_fault(e, "interval_tree", "anon_vma %llu: %s", (unsigned long long)av->id, why);
+		else if (in_tree != on_list)
+			engine_fault(e, "interval_tree", "anon_vma %llu: %lu chains in its tree, %lu on its list",
+				     (unsigned long long)av->id, in_tree, on_list);
+	}
 	list_for_each_entry(av, &e->anon_vmas, all)
 		av->chk_children = av->chk_active = 0, av->chk_refs = 0;
 	list_for_each_entry(av, &e->anon_vmas, all) {
@@ -417,4 +444,6 @@ const struct rmap_ops rmap_modern = {
 	.rmap_walk_anon = rmap_walk_anon,
 	.anon_vma_reaches = anon_vma_reaches,
 	.check = check_modern,
+	.vma_interval_pre_update = vma_interval_pre_update,
+	.vma_interval_post_update = vma_interval_post_update,
 };

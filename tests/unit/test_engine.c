@@ -3,6 +3,7 @@
  * (longer runs: make fuzz). */
 #include "engine.h"
 #include "fuzz.h"
+#include "interval_tree.h"
 #include "scenarios.h"
 #include "tap.h"
 #include "trace.h"
@@ -49,6 +50,47 @@ static void test_scenarios(void)
 	trace_init(&t, &e);
 	trace_run_text(&t, "s", scenario_find("dangling-anon-vma")->trace, false, err, sizeof(err));
 	CHECK(engine_has_fault(&e, "dangling_anon_vma"), "without the checker, the rmap walk itself finds the freed anon_vma");
+	engine_destroy(&e);
+}
+
+/* modern's interval tree: a walk by page index sees only the chains that
+ * cover it, boundaries moved by mprotect and munmap keep the tree right,
+ * and a boundary moved behind the tree's back is a checker fault. */
+static void test_interval_tree(void)
+{
+	struct engine e;
+	struct trace_ctx t;
+	char err[200];
+	engine_init(&e, &rmap_modern);
+	trace_init(&t, &e);
+	int rc = trace_run_text(&t, "it",
+				"mmap 1 10 8 rw\nwrite 1 10 8\nfork 1 2\nwrite 2 12 2\nmprotect 1 12 2 r\n"
+				"munmap 2 16 1\nmprotect 1 12 2 rw\nmremap 1 15 2 40\nreclaim 1 10 8\nreclaim 2 10 8\n",
+				true, err, sizeof(err));
+	CHECK(rc == 0 && engine_fault_count(&e) == 0, "splits, merges and moves keep the trees right (%s, %zu faults)",
+	      err, engine_fault_count(&e));
+	struct mm_struct *mm = t.procs[1];
+	struct vm_area_struct *vma = find_vma(mm, 10);
+	struct anon_vma *root = vma->anon_vma->root;
+	unsigned long n = 0, covering = 0;
+	struct anon_vma_chain *avc;
+	anon_vma_interval_tree_foreach(avc, root, 11, 11)
+		n++;
+	list_for_each_entry(avc, &root->head, same_anon_vma)
+		covering += avc->vma->vm_pgoff <= 11 && 11 < avc->vma->vm_pgoff + (avc->vma->vm_end - avc->vma->vm_start);
+	CHECK(n == covering && n >= 2, "the walk for index 11 visits the %lu chains that cover it (%lu)", covering, n);
+	unsigned long last = 0;
+	int ordered = 1;
+	anon_vma_interval_tree_foreach(avc, root, 0, 100)
+	{
+		ordered &= avc->it_start >= last;
+		last = avc->it_start;
+	}
+	CHECK(ordered, "chains come in order of start pgoff");
+	vma->vm_pgoff += 1; /* behind the tree's back */
+	engine_check(&e);
+	CHECK(engine_has_fault(&e, "interval_tree"), "a boundary moved without the update hooks is found");
+	vma->vm_pgoff -= 1;
 	engine_destroy(&e);
 }
 
@@ -184,6 +226,7 @@ static void test_fuzz(void)
 
 int main(void)
 {
+	test_interval_tree();
 	test_scenarios();
 	test_walkcost();
 	test_pagetable();
