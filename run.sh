@@ -2,7 +2,8 @@
 # ./run.sh                 the main job: dependencies, build, configs/quick.conf,
 #                          record, plot; prints the run id, database and report
 # ./run.sh nightly         the nightly suite (configs/nightly.conf), then
-#                          compare-kernels stock legacy-anon-vma in QEMU
+#                          compare-kernels stock (and minimal) with
+#                          legacy-anon-vma in QEMU
 # ./run.sh SUBCOMMAND ...  any rmapbench subcommand (./run.sh --help lists them)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,6 +22,8 @@ nightly)
 	rc=0
 	build/rmapbench "$@" run configs/nightly.conf || rc=$?
 	build/rmapbench "$@" compare-kernels stock legacy-anon-vma || { r=$?; ((rc)) || rc=$r; }
+	# like for like: the same source and config, with and without the patch
+	build/rmapbench "$@" compare-kernels minimal legacy-anon-vma || { r=$?; ((rc)) || rc=$r; }
 	exit "$rc"
 	;;
 *) exec build/rmapbench "$@" ;;
