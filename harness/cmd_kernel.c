@@ -283,6 +283,7 @@ static void print_comparison(struct db *db, const int64_t runs[2], const char *l
 	sqlite3_bind_int64(st, 2, runs[1]);
 	printf("\n%-10s %6s %-30s %14s %14s %9s  %s\n", "workload", "users", "metric", labels[0], labels[1], "change",
 	       "Welch 95%");
+	int tested = 0, differ = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *w = (const char *)sqlite3_column_text(st, 0);
 		long users = sqlite3_column_int64(st, 1);
@@ -303,13 +304,18 @@ static void print_comparison(struct db *db, const int64_t runs[2], const char *l
 				double se = sqrt(a.var / a.n + b.var / b.n);
 				if (se == 0) {
 					snprintf(verdict, sizeof(verdict), a.mean == b.mean ? "same" : "differ (no variance)");
+					tested++;
+					differ += a.mean != b.mean;
 				} else {
 					double t = (b.mean - a.mean) / se;
 					double va = a.var / a.n, vb = b.var / b.n;
 					double df = (va + vb) * (va + vb) /
 						    (va * va / (a.n - 1) + vb * vb / (b.n - 1) + 1e-300);
+					int d = fabs(t) > t_crit95(df);
 					snprintf(verdict, sizeof(verdict), "%s (t=%.2f, df=%.0f)",
-						 fabs(t) > t_crit95(df) ? "differ" : "no difference", t, df);
+						 d ? "differ" : "no difference", t, df);
+					tested++;
+					differ += d;
 				}
 			} else if (a.n && b.n) {
 				snprintf(verdict, sizeof(verdict), "n=%d/%d: too few to test", a.n, b.n);
@@ -318,6 +324,10 @@ static void print_comparison(struct db *db, const int64_t runs[2], const char *l
 		}
 	}
 	sqlite3_finalize(st);
+	if (tested)
+		printf("\n%d of %d tested (workload, users, metric) rows differ at 95%% (Welch)\n", differ, tested);
+	else
+		printf("\nno row has two or more repetitions on both kernels: nothing tested (--set repetitions=3)\n");
 }
 
 int cmd_compare_kernels(int argc, char **argv, const char *db_path)
