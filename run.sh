@@ -21,9 +21,10 @@ nightly)
 	shift
 	rc=0
 	build/rmapbench "$@" run configs/nightly.conf || rc=$?
-	build/rmapbench "$@" compare-kernels stock legacy-anon-vma || { r=$?; ((rc)) || rc=$r; }
+	# three repetitions, so that compare-kernels can test each difference
+	build/rmapbench "$@" compare-kernels stock legacy-anon-vma --set repetitions=3 || { r=$?; ((rc)) || rc=$r; }
 	# like for like: the same source and config, with and without the patch
-	build/rmapbench "$@" compare-kernels minimal legacy-anon-vma || { r=$?; ((rc)) || rc=$r; }
+	build/rmapbench "$@" compare-kernels minimal legacy-anon-vma --set repetitions=3 || { r=$?; ((rc)) || rc=$r; }
 	exit "$rc"
 	;;
 *) exec build/rmapbench "$@" ;;

@@ -13,6 +13,6 @@ set output outfile.".".fmt
 set title title noenhanced
 set xlabel "users"
 set grid
-set key top left noenhanced
+set key top left noenhanced opaque box
 if (logx) { set logscale x }
 set style data yerrorlines
