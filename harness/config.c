@@ -29,6 +29,7 @@ void config_defaults(struct config *c)
 	c->vm_cpus = 2;
 	c->vm_zram_mib = 512;
 	snprintf(c->vm_accel, sizeof(c->vm_accel), "auto");
+	c->vm_boot_timeout_s = 60;
 	c->cooldown_s = 0;
 	for (int i = 0; known_collectors[i]; i++)
 		snprintf(c->collectors[c->n_collectors++], sizeof(c->collectors[0]), "%s", known_collectors[i]);
@@ -189,6 +190,8 @@ static int set_key(struct config *c, const char *key, char *val, char *err, size
 			return -1;
 		}
 		snprintf(c->vm_accel, sizeof(c->vm_accel), "%s", val);
+	} else if (!strcmp(key, "vm_boot_timeout_s")) {
+		return parse_double(val, 1, 86400, &c->vm_boot_timeout_s, err, errlen);
 	} else if (!strcmp(key, "vm_timeout_s")) {
 		return parse_double(val, 0, 86400, &c->vm_timeout_s, err, errlen);
 	} else if (!strcmp(key, "vm_cmdline")) {

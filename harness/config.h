@@ -36,6 +36,7 @@ struct config {
 	char vm_accel[8];     /* auto | kvm | tcg */
 	char vm_cmdline[256]; /* added to the kernel command line */
 	double vm_timeout_s;  /* the guest watchdog; 0: point_timeout_s + 120 */
+	double vm_boot_timeout_s; /* the agent's first frame must come by then */
 	double cooldown_s;
 	char params[CFG_MAX_PARAMS][2][64]; /* workload key, value */
 	int n_params;

@@ -13,6 +13,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,11 +57,19 @@ static int kvm_hlt_guest(void)
 	return run->exit_reason == KVM_EXIT_HLT ? 0 : 18;
 }
 
+static int probed;
+static char reason[200];
+static const char *accel = "tcg";
+
+void qemu_disable_kvm(const char *why)
+{
+	probed = 1;
+	accel = "tcg";
+	snprintf(reason, sizeof(reason), "%s", why);
+}
+
 const char *qemu_probe_accel(double deadline_s, char *why, size_t len)
 {
-	static int probed;
-	static char reason[200];
-	static const char *accel = "tcg";
 	if (probed) {
 		snprintf(why, len, "%s", reason);
 		return accel;
@@ -107,8 +116,10 @@ int qemu_run(const struct qemu_spec *s, struct qemu_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	char why[200];
-	const char *accel = s->accel && strcmp(s->accel, "auto") ? s->accel : qemu_probe_accel(3, why, sizeof(why));
+	int chosen = !s->accel || !strcmp(s->accel, "auto");
+	const char *accel = chosen ? qemu_probe_accel(3, why, sizeof(why)) : s->accel;
 	snprintf(r->accel, sizeof(r->accel), "%s", accel);
+	r->kvm_auto = chosen && !strcmp(accel, "kvm");
 	char mem[32], cpus[16], con[1100], res[1100];
 	snprintf(mem, sizeof(mem), "%ldM", s->mem_mib);
 	snprintf(cpus, sizeof(cpus), "%d", s->cpus);
@@ -151,14 +162,23 @@ int qemu_run(const struct qemu_spec *s, struct qemu_result *r)
 		snprintf(r->error, sizeof(r->error), "fork: %s", strerror(errno));
 		return -1;
 	}
-	int st = 0;
+	int st = 0, spoke = 0;
 	for (;;) {
 		pid_t w = waitpid(pid, &st, WNOHANG);
 		if (w == pid)
 			break;
 		if (w < 0 && errno != EINTR)
 			break;
-		if (!r->timed_out && !r->interrupted && (rb_stop_now || rb_now() - t0 > s->timeout_s)) {
+		if (!spoke && s->boot_timeout_s > 0) {
+			struct stat sb;
+			spoke = stat(s->results, &sb) == 0 && sb.st_size > 0;
+			if (!spoke && !r->timed_out && rb_now() - t0 > s->boot_timeout_s) {
+				r->boot_stalled = 1;
+				kill(pid, SIGKILL);
+			}
+		}
+		if (!r->timed_out && !r->interrupted && !r->boot_stalled &&
+		    (rb_stop_now || rb_now() - t0 > s->timeout_s)) {
 			r->interrupted = rb_stop_now != 0;
 			r->timed_out = !r->interrupted;
 			kill(pid, SIGKILL);
@@ -173,7 +193,7 @@ int qemu_run(const struct qemu_spec *s, struct qemu_result *r)
 		free(q);
 		return -1;
 	}
-	if (!r->timed_out && !r->interrupted && r->exit_status != 0) {
+	if (!r->timed_out && !r->interrupted && !r->boot_stalled && r->exit_status != 0) {
 		char *q = rb_read_file(qlog, NULL);
 		snprintf(r->error, sizeof(r->error), "QEMU exited with status %d: %.200s", r->exit_status,
 			 q && *q ? rb_trim(q) : "no output");

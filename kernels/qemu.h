@@ -14,6 +14,8 @@ struct qemu_spec {
 	int cpus;
 	const char *accel;                 /* "auto", "kvm" or "tcg" */
 	double timeout_s;
+	double boot_timeout_s;             /* > 0: the results port must have
+					    * spoken by then (the agent's begin) */
 };
 
 struct qemu_result {
@@ -21,6 +23,8 @@ struct qemu_result {
 	int exit_status;       /* QEMU's, when it exited */
 	int timed_out;         /* the watchdog killed it */
 	int interrupted;       /* the harness was told to stop */
+	int boot_stalled;      /* killed: nothing on the results port in time */
+	int kvm_auto;          /* KVM was chosen by the probe, not asked for */
 	double wall_s;
 	char error[300];       /* QEMU could not start, ... */
 };
@@ -29,5 +33,7 @@ struct qemu_result {
  * else "tcg" with the reason in why. Probed once per process. */
 const char *qemu_probe_accel(double deadline_s, char *why, size_t len);
 int qemu_run(const struct qemu_spec *s, struct qemu_result *r);
+/* After a KVM guest stalled where TCG would not: TCG from now on. */
+void qemu_disable_kvm(const char *why);
 
 #endif

@@ -63,6 +63,16 @@ took=$(($(date +%s) - start))
 [[ $(sql "$db" "select status from runs where id = 3") == failed ]] || fail "run 3 not failed"
 pgrep -f "qemu-system-x86_64.*$tmp" >/dev/null && fail "a QEMU was left running"
 
+# 3b. The same hang with a long watchdog: the boot deadline (nothing on
+#     the results port) ends it first.
+start=$(date +%s)
+"$BIN" --db "$db" --set "vm_cmdline=rdinit=/nonexistent panic=0" --set vm_timeout_s=300 --set vm_boot_timeout_s=5 \
+	--set users=1 run "$tmp/vm.conf" >"$tmp/out3b" 2>&1 && fail "a guest that never booted made a done run"
+took=$(($(date +%s) - start))
+err=$(sql "$db" "select error from points where run_id = 4")
+grep -q "sent nothing on its results port within vm_boot_timeout_s=5 s" <<<"$err" || fail "boot deadline: $err"
+((took < 30)) || fail "a 5 s boot deadline took $took s"
+
 # 4. Bad input: one line, naming what is missing; nothing recorded.
 runs_before=$(sql "$db" "select count(*) from runs")
 "$BIN" --db "$db" --set kernel=/nonexistent/bzImage run "$tmp/vm.conf" 2>"$tmp/e" && fail "a missing image was accepted"
