@@ -12,8 +12,17 @@ read -r -a want_modules <<<"$(recipe_get "$recipe" modules)"
 
 command -v apt-get >/dev/null || die "apt-get is missing: stock kernels come from Debian packages"
 # The meta package names the versioned image package it depends on.
-pkg=$( (apt-cache depends "$meta" 2>/dev/null || true) | sed -n 's/^ *Depends: \(linux-image-[^ ]*\)$/\1/p' | head -n 1)
-[[ -n $pkg ]] || die "package $meta is unknown to apt (try: apt-get update)"
+image_package() {
+	(apt-cache depends "$meta" 2>/dev/null || true) | sed -n 's/^ *Depends: \(linux-image-[^ ]*\)$/\1/p' | head -n 1
+}
+pkg=$(image_package)
+# A fresh machine may have no package lists yet: fetch them once.
+if [[ -z $pkg && $(id -u) -eq 0 ]]; then
+	say "$meta is unknown to apt: apt-get update"
+	apt-get update -qq >/dev/null 2>&1 || true
+	pkg=$(image_package)
+fi
+[[ -n $pkg ]] || die "package $meta is unknown to apt (after apt-get update)"
 version=$( (apt-cache policy "$pkg" 2>/dev/null || true) | sed -n 's/^ *Candidate: //p')
 [[ -n $version && $version != "(none)" ]] || die "package $pkg has no installable version"
 
