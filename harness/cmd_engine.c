@@ -154,6 +154,14 @@ static const struct rmap_ops *variant_or_usage(const char *name)
 	return ops;
 }
 
+/* Ends a JSON object opened by the caller: every sample as a field. */
+static void json_samples_close(const struct sample_set *ss)
+{
+	for (size_t i = 0; i < ss->n; i++)
+		printf(", \"%s\": %.9g", ss->v[i].metric, ss->v[i].value);
+	printf("}\n");
+}
+
 /* One engine-target run with one point. */
 static int record(const char *db_path, const struct eargs *a, const char *variant, const char *workload, long users,
 		  const struct sample_set *ss, const char *note)
@@ -235,9 +243,7 @@ static int cmd_walkcost(const char *db_path, struct eargs *a)
 	ss_add(&ss, "lock_contentions", (double)w.locks.contentions, "contentions");
 	if (a->json) {
 		printf("{\"variant\": \"%s\", \"children\": %lu, \"pages\": %lu", ops->name, a->children, a->pages);
-		for (size_t i = 0; i < ss.n; i++)
-			printf(", \"%s\": %.9g", ss.v[i].metric, ss.v[i].value);
-		printf("}\n");
+		json_samples_close(&ss);
 	} else {
 		printf("walkcost %s: %lu children x %lu pages: %llu walks, page_referenced visits %.3f vmas per walk "
 		       "(%.3f scanned), a full walk %.3f\n",
@@ -477,9 +483,7 @@ static int cmd_threads(const char *db_path, struct eargs *a)
 		ss_attr(&ss, "first_fault", "%s", r.first_fault);
 	if (a->json) {
 		printf("{\"variant\": \"%s\", \"users\": %d", ops->name, o.users);
-		for (size_t i = 0; i < ss.n; i++)
-			printf(", \"%s\": %.9g", ss.v[i].metric, ss.v[i].value);
-		printf("}\n");
+		json_samples_close(&ss);
 	} else {
 		printf("threads %s: %d users + reclaim for %.1f s: %llu user ops, %llu walks, anon_vma locks %llu "
 		       "acquired, %llu contended, %.1f ms waited; %zu faults%s%s\n",
