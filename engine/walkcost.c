@@ -53,13 +53,15 @@ int walkcost_run(const struct rmap_ops *ops, unsigned long children, unsigned lo
 	double t1 = now();
 	struct page *page;
 	list_for_each_entry(page, &e.pages, lru)
-		page_referenced(&e, page);
-	out->walk_s = now() - t1;
-	out->ws = e.ws;
-	memset(&e.ws, 0, sizeof(e.ws));
-	list_for_each_entry(page, &e.pages, lru)
 		rmap_walk_full(&e, page);
-	out->full = e.ws;
+	out->walk_s = now() - t1;
+	out->walk = e.ws;
+	memset(&e.ws, 0, sizeof(e.ws));
+	t1 = now();
+	list_for_each_entry(page, &e.pages, lru)
+		page_referenced(&e, page);
+	out->referenced_s = now() - t1;
+	out->referenced = e.ws;
 	out->wall_s = now() - t0;
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);

@@ -204,6 +204,11 @@ static void json_str(const char *s)
 	putchar('"');
 }
 
+static double per(double n, double d)
+{
+	return d > 0 ? n / d : 0;
+}
+
 static int cmd_walkcost(const char *db_path, struct eargs *a)
 {
 	const struct rmap_ops *ops = variant_or_usage(a->variant);
@@ -216,20 +221,20 @@ static int cmd_walkcost(const char *db_path, struct eargs *a)
 		rb_error("walkcost: the engine ran out of memory building %lu x %lu pages", a->children, a->pages);
 		return 1;
 	}
-	double per_walk = w.ws.walks ? (double)w.ws.vmas_visited / (double)w.ws.walks : 0;
-	double scanned = w.ws.walks ? (double)w.ws.vmas_scanned / (double)w.ws.walks : 0;
-	double bpp = w.anon_pages ? (double)(w.bytes_pages + w.bytes_ptes) / (double)w.anon_pages : 0;
-	double vmas_chain = w.vmas ? (double)(w.bytes_vmas + w.bytes_avcs + w.bytes_anon_vmas) / (double)w.vmas : 0;
+	double per_walk = per(w.walk.vmas_visited, w.walk.walks);
+	double scanned = per(w.walk.vmas_scanned, w.walk.walks);
+	double ref = per(w.referenced.vmas_visited, w.referenced.walks);
+	double bpp = per(w.bytes_pages + w.bytes_ptes, w.anon_pages);
+	double vmas_chain = per(w.bytes_vmas + w.bytes_avcs + w.bytes_anon_vmas, w.vmas);
 	struct sample_set ss = { 0 };
-	ss_add(&ss, "rmap_walks", (double)w.ws.walks, "walks");
-	ss_add(&ss, "rmap_vmas_visited", (double)w.ws.vmas_visited, "vmas");
+	ss_add(&ss, "rmap_walks", (double)w.walk.walks, "walks");
+	ss_add(&ss, "rmap_vmas_visited", (double)w.walk.vmas_visited, "vmas");
 	ss_add(&ss, "rmap_vmas_per_walk", per_walk, "vmas/walk");
 	ss_add(&ss, "rmap_vmas_scanned_per_walk", scanned, "vmas/walk");
-	ss_add(&ss, "anon_vmas_locked", (double)w.ws.anon_vmas_locked, "locks");
-	double full = w.full.walks ? (double)w.full.vmas_visited / (double)w.full.walks : 0;
-	ss_add(&ss, "full_rmap_walks", (double)w.full.walks, "walks");
-	ss_add(&ss, "full_rmap_vmas_visited", (double)w.full.vmas_visited, "vmas");
-	ss_add(&ss, "full_rmap_vmas_per_walk", full, "vmas/walk");
+	ss_add(&ss, "anon_vmas_locked", (double)w.walk.anon_vmas_locked, "locks");
+	ss_add(&ss, "page_referenced_walks", (double)w.referenced.walks, "walks");
+	ss_add(&ss, "page_referenced_vmas_visited", (double)w.referenced.vmas_visited, "vmas");
+	ss_add(&ss, "page_referenced_vmas_per_walk", ref, "vmas/walk");
 	ss_add(&ss, "anon_pages", (double)w.anon_pages, "pages");
 	ss_add(&ss, "anon_vmas", (double)w.anon_vmas, "anon_vmas");
 	ss_add(&ss, "anon_vma_chains", (double)w.avcs, "avcs");
@@ -237,6 +242,7 @@ static int cmd_walkcost(const char *db_path, struct eargs *a)
 	ss_add(&ss, "bytes_per_vma_with_chains", vmas_chain, "bytes");
 	ss_add(&ss, "build_s", w.build_s, "s");
 	ss_add(&ss, "walk_s", w.walk_s, "s");
+	ss_add(&ss, "page_referenced_s", w.referenced_s, "s");
 	ss_add(&ss, "wall_s", w.wall_s, "s");
 	ss_add(&ss, "peak_rss_bytes", (double)w.peak_rss_bytes, "bytes");
 	ss_add(&ss, "lock_acquisitions", (double)w.locks.acquisitions, "acquisitions");
@@ -245,14 +251,15 @@ static int cmd_walkcost(const char *db_path, struct eargs *a)
 		printf("{\"variant\": \"%s\", \"children\": %lu, \"pages\": %lu", ops->name, a->children, a->pages);
 		json_samples_close(&ss);
 	} else {
-		printf("walkcost %s: %lu children x %lu pages: %llu walks, page_referenced visits %.3f vmas per walk "
-		       "(%.3f scanned), a full walk %.3f\n",
-		       ops->name, a->children, a->pages, (unsigned long long)w.ws.walks, per_walk, scanned, full);
+		printf("walkcost %s: %lu children x %lu pages: %llu walks visit %.3f vmas each (%.3f scanned); "
+		       "page_referenced, stopping at the last mapping, visits %.3f\n",
+		       ops->name, a->children, a->pages, (unsigned long long)w.walk.walks, per_walk, scanned, ref);
 		printf("  %llu anon pages, %llu vmas, %llu anon_vmas, %llu chains; %.1f bytes/page, %.1f bytes/vma with "
 		       "chains\n",
 		       (unsigned long long)w.anon_pages, (unsigned long long)w.vmas, (unsigned long long)w.anon_vmas,
 		       (unsigned long long)w.avcs, bpp, vmas_chain);
-		printf("  build %.2f s, walk %.2f s, peak RSS %.1f MiB\n", w.build_s, w.walk_s,
+		printf("  build %.2f s, walk %.2f s, page_referenced %.2f s, peak RSS %.1f MiB\n", w.build_s, w.walk_s,
+		       w.referenced_s,
 		       (double)w.peak_rss_bytes / 1048576.0);
 	}
 	int rc = record(db_path, a, ops->name, "walkcost", (long)a->children, &ss, NULL);

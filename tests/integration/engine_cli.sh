@@ -16,10 +16,12 @@ e scenario dangling-anon-vma --variant avc-rc --json >"$tmp/j"
 [[ $? == 3 ]] || fail "json scenario exit"
 [[ $(sqlite3 :memory: "select json_extract(readfile('$tmp/j'), '\$.faults[0].kind') is not null, json_extract(readfile('$tmp/j'), '\$.expected_kind')") == "1|dangling_anon_vma" ]] || fail "scenario json: $(cat "$tmp/j")"
 e walkcost --variant legacy --children 20 --pages 10 --json >"$tmp/w" || fail "walkcost"
-for k in rmap_walks rmap_vmas_visited rmap_vmas_per_walk wall_s peak_rss_bytes full_rmap_vmas_per_walk; do
+for k in rmap_walks rmap_vmas_visited rmap_vmas_per_walk wall_s peak_rss_bytes page_referenced_vmas_per_walk; do
 	[[ $(sqlite3 :memory: "select json_type(readfile('$tmp/w'), '\$.$k')") == real || $(sqlite3 :memory: "select json_type(readfile('$tmp/w'), '\$.$k')") == integer ]] || fail "walkcost json lacks $k: $(cat "$tmp/w")"
 done
-[[ $(sqlite3 :memory: "select json_extract(readfile('$tmp/w'), '\$.full_rmap_vmas_per_walk') = 21") == 1 ]] || fail "legacy full walk is not N+1"
+[[ $(sqlite3 :memory: "select json_extract(readfile('$tmp/w'), '\$.rmap_vmas_per_walk') = 21") == 1 ]] || fail "legacy walk is not N+1: $(cat "$tmp/w")"
+e walkcost --variant avc --children 20 --pages 10 --json >"$tmp/w" || fail "walkcost avc"
+[[ $(sqlite3 :memory: "select json_extract(readfile('$tmp/w'), '\$.rmap_vmas_per_walk') <= 2") == 1 ]] || fail "avc walk is above 2: $(cat "$tmp/w")"
 printf 'mmap 1 10 2 rw\nwrite 1 10 2\nfork 1 2\nwrite 2 10\nreclaim 1 10 2\nread 1 10 2\nexit 2\n' >"$tmp/ok.trace"
 e replay "$tmp/ok.trace" --variant modern >"$tmp/o" || fail "a clean trace did not exit 0: $(cat "$tmp/o")"
 printf 'mmap 1 10 2 rw\nteleport 1 2\n' >"$tmp/bad.trace"
@@ -34,6 +36,6 @@ e threads --variant modern --users 2 --seconds 1 >"$tmp/t" || fail "threads: $(c
 grep -q "anon_vma locks .* acquired" "$tmp/t" || fail "threads output: $(cat "$tmp/t")"
 [[ $(sqlite3 "$db" "select count(*) from results r join runs u on u.id = r.run_id where u.variant = 'modern' and r.metric in ('lock_acquisitions', 'lock_contentions', 'lock_wait_ns')") == 3 ]] || fail "threads lock figures not in the database"
 runs=$(sqlite3 "$db" "select count(*) from runs where target = 'engine' and status = 'done'")
-[[ $runs == 9 ]] || fail "engine runs not recorded ($runs)"
+[[ $runs == 10 ]] || fail "engine runs not recorded ($runs)"
 [[ $(sqlite3 "$db" "select count(*) from results r join runs u on u.id = r.run_id where u.variant = 'legacy' and r.metric = 'rmap_vmas_per_walk'") == 1 ]] || fail "walkcost figures not in the database"
 exit 0

@@ -100,18 +100,18 @@ static void test_walkcost(void)
 	for (int v = 0; rmap_variants[v]; v++) {
 		struct walkcost w;
 		CHECK(walkcost_run(rmap_variants[v], n, p, &w) == 0, "walkcost %s runs", rmap_variants[v]->name);
-		double full = (double)w.full.vmas_visited / (double)w.full.walks;
-		double ref = (double)w.ws.vmas_visited / (double)w.ws.walks;
-		CHECK(w.ws.walks == (n + 1) * p && w.anon_pages == (n + 1) * p, "%s: one walk per page (%llu)",
-		      rmap_variants[v]->name, (unsigned long long)w.ws.walks);
+		double full = (double)w.walk.vmas_visited / (double)w.walk.walks;
+		double ref = (double)w.referenced.vmas_visited / (double)w.referenced.walks;
+		CHECK(w.walk.walks == (n + 1) * p && w.referenced.walks == w.walk.walks && w.anon_pages == (n + 1) * p,
+		      "%s: one walk of each kind per page (%llu)", rmap_variants[v]->name, (unsigned long long)w.walk.walks);
 		if (!strcmp(rmap_variants[v]->name, "legacy")) {
-			CHECK(full == (double)(n + 1), "legacy: a full walk visits all N+1 vmas (%.3f)", full);
+			CHECK(full == (double)(n + 1), "legacy: a walk visits all N+1 vmas (%.3f)", full);
 			/* child k's page is found after k+1 vmas: mean (N+2)/2 over children, 1 for the parent */
 			double want = ((double)p + (double)p * ((double)n * (double)(n + 3) / 2.0)) / (double)((n + 1) * p);
 			CHECK(ref > want - 1e-9 && ref < want + 1e-9, "legacy: page_referenced stops at the mapping (%.3f, "
 			      "expected %.3f)", ref, want);
 		} else {
-			CHECK(full <= 2.0, "%s: a full walk visits at most 2 vmas on average (%.3f)", rmap_variants[v]->name,
+			CHECK(full <= 2.0, "%s: a walk visits at most 2 vmas on average (%.3f)", rmap_variants[v]->name,
 			      full);
 			CHECK(ref <= 2.0, "%s: page_referenced visits at most 2 (%.3f)", rmap_variants[v]->name, ref);
 		}
