@@ -2,6 +2,7 @@
  * the allocation of anon_vmas and chains, and the instrumented lock. */
 #include "engine.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,8 +67,36 @@ void engine_finding(struct engine *e, const char *name)
 	e->nfindings++;
 }
 
+/* Every kind of fault a report can carry, and what it means. */
+const struct fault_kind fault_kinds[] = {
+	{ "dangling_anon_vma", "a mapped page's anon_vma was freed (the 2.6.34-rc oops)" },
+	{ "rmap_unreachable", "a present pte the rmap walk of its page does not reach" },
+	{ "no_anon_vma", "a mapped anonymous page with no anon_vma" },
+	{ "bad_index", "a page's index disagrees with the address and pgoff that map it" },
+	{ "stray_pte", "a pte outside every vma" },
+	{ "count_imbalance", "mapcount, swapcount, refcount, num_children or num_active_vmas off" },
+	{ "chain_mismatch", "a vma's chain and an anon_vma's list disagree" },
+	{ "chain_to_freed", "a chain links a freed anon_vma" },
+	{ "chain_order", "a chain whose last entry is not the vma's oldest anon_vma" },
+	{ "merge_mismatch", "vmas merged across different anon_vmas" },
+	{ "interval_tree", "modern's interval tree out of order, augmentation or step" },
+	{ "root_freed_first", "a live anon_vma whose root was freed" },
+	{ "leak", "objects left after every process exited" },
+	{ "divergence", "pages mapped differently from legacy (differential fuzzing)" },
+	{ NULL, NULL },
+};
+
+bool fault_kind_known(const char *kind)
+{
+	for (const struct fault_kind *k = fault_kinds; k->name; k++)
+		if (!strcmp(k->name, kind))
+			return true;
+	return false;
+}
+
 void engine_fault(struct engine *e, const char *kind, const char *fmt, ...)
 {
+	assert(fault_kind_known(kind));
 	char detail[256];
 	va_list ap;
 	va_start(ap, fmt);

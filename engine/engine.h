@@ -202,6 +202,11 @@ void ptl_lock(struct engine *e);
 void ptl_unlock(struct engine *e);
 void engine_destroy(struct engine *e);
 void engine_fault(struct engine *e, const char *kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+struct fault_kind {
+	const char *name, *meaning;
+};
+extern const struct fault_kind fault_kinds[]; /* ends with { NULL, NULL } */
+bool fault_kind_known(const char *kind);
 /* Notes that the state a known finding starts from has been reached. */
 void engine_finding(struct engine *e, const char *name);
 void engine_note_op(struct engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

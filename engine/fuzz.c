@@ -134,6 +134,31 @@ static void lane_stop(struct lane *l, bool check)
 	}
 }
 
+static const struct fault *lane_kind(struct lane *l, const char *kind)
+{
+	for (size_t k = l->seen_faults; k < l->e.nfaults; k++)
+		if (!strcmp(l->e.faults[k].kind, kind))
+			return &l->e.faults[k];
+	return NULL;
+}
+
+static bool lane_has_kind(struct lane *l, const char *kind)
+{
+	return lane_kind(l, kind) != NULL;
+}
+
+/* The operations since the machine started: a trace that replays to the
+ * same fault on a fresh engine. */
+static void write_trace(FILE *out, struct lane *l, const struct fault *f, uint64_t op, char (*log)[96], size_t nlog)
+{
+	fprintf(out, "# %s: fault %s after %llu operations: %s\n", l->e.ops->name, f->kind, (unsigned long long)op,
+		f->detail);
+	fprintf(out, "# the operations since the machine started:\n");
+	size_t first = nlog > LOG_LINES ? nlog - LOG_LINES : 0;
+	for (size_t k = first; k < nlog; k++)
+		fprintf(out, "%s\n", log[k % LOG_LINES]);
+}
+
 int fuzz_run(const struct fuzz_opts *o, struct fuzz_result *r)
 {
 	struct lane lanes[4];
@@ -199,24 +224,30 @@ int fuzz_run(const struct fuzz_opts *o, struct fuzz_result *r)
 			if (reset)
 				lane_stop(l, o->check_each);
 			size_t total = engine_fault_count(&l->e);
+			if (total > l->seen_faults && o->until_kind &&
+			    !lane_has_kind(l, o->until_kind)) {
+				/* not the one hunted: start this machine afresh */
+				r->other_faults[i] += total - l->seen_faults;
+				lane_stop(l, false);
+				engine_destroy(&l->e);
+				lane_start(l, o->variants[i]);
+				nlog = 0;
+				continue;
+			}
 			if (total > l->seen_faults) {
 				if (!r->faults[i]) {
-					snprintf(r->first_kind[i], sizeof(r->first_kind[i]), "%s", l->e.faults[l->seen_faults].kind);
+					const struct fault *f = o->until_kind ? lane_kind(l, o->until_kind)
+									      : &l->e.faults[l->seen_faults];
+					snprintf(r->first_kind[i], sizeof(r->first_kind[i]), "%s", f->kind);
 					r->first_op[i] = op + 1;
-					if (o->trace_out) {
-						fprintf(o->trace_out, "# %s: first fault %s after %llu operations: %s\n",
-							l->e.ops->name, l->e.faults[l->seen_faults].kind,
-							(unsigned long long)(op + 1), l->e.faults[l->seen_faults].detail);
-						fprintf(o->trace_out, "# the operations since the machine started:\n");
-						size_t first = nlog > LOG_LINES ? nlog - LOG_LINES : 0;
-						for (size_t k = first; k < nlog; k++)
-							fprintf(o->trace_out, "%s\n", log[k % LOG_LINES]);
-					}
+					if (o->trace_out)
+						write_trace(o->trace_out, l, f, op + 1, log, nlog);
 				}
 				r->faults[i] += total - l->seen_faults;
 				l->seen_faults = total;
 				/* in a differential run, avc-rc's faults are expected */
-				if (o->stop_at_fault && (o->nvariants == 1 || !l->e.ops->has_known_bugs))
+				if (o->until_kind ||
+				    (o->stop_at_fault && (o->nvariants == 1 || !l->e.ops->has_known_bugs)))
 					stop = true;
 			}
 			if (reset) {

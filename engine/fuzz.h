@@ -21,6 +21,10 @@ struct fuzz_opts {
 	uint64_t reset_every;     /* start a fresh machine every so many operations */
 	bool known_as_faults;     /* do not restart at a known finding: let it fault */
 	FILE *trace_out;          /* where the failing trace is written */
+	/* Hunt one kind of fault: a fault of another kind restarts that
+	 * lane's machine (it is counted in other_faults), the first of this
+	 * kind stops the run and is the one written to trace_out. */
+	const char *until_kind;
 };
 
 struct fuzz_result {
@@ -29,6 +33,7 @@ struct fuzz_result {
 	uint64_t divergences[4];
 	char first_kind[4][32];
 	uint64_t first_op[4];
+	uint64_t other_faults[4]; /* with until_kind: faults of other kinds, each restarting its lane */
 	uint64_t known[4];        /* known findings reached (each restarts every lane) */
 	char known_name[4][48];
 	double seconds;

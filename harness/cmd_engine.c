@@ -24,7 +24,7 @@
 #endif
 
 struct eargs {
-	const char *variant, *name, *file, *trace_out;
+	const char *variant, *name, *file, *trace_out, *until;
 	unsigned long children, pages, ops, users;
 	double seconds;
 	unsigned seed;
@@ -41,7 +41,7 @@ static int usage(const char *msg)
 	      "       rmapbench engine replay FILE --variant V [--json]\n"
 	      "       rmapbench engine fuzz (--variant V | --differential) [--ops N] [--seconds S] [--seed S]\n"
 	      "                             [--inject-enomem] [--stop-at-fault] [--known-as-faults]\n"
-	      "                             [--trace-out FILE] [--json]\n"
+	      "                             [--until KIND] [--trace-out FILE] [--json]\n"
 	      "       rmapbench engine threads --variant V [--users N] [--seconds S] [--seed S] [--json]\n"
 	      "variants: legacy (2.6.33), avc-rc (2.6.34-rc1), avc (2.6.34), modern (6.1)\n"
 	      "exit status: 0 invariants held, 3 a fault found, 2 usage\n",
@@ -75,7 +75,7 @@ static int parse_args(int argc, char **argv, struct eargs *a)
 		bool takes = !strcmp(f, "--variant") || !strcmp(f, "--children") || !strcmp(f, "--pages") ||
 			     !strcmp(f, "--users") ||
 			     !strcmp(f, "--ops") || !strcmp(f, "--seconds") || !strcmp(f, "--seed") ||
-			     !strcmp(f, "--trace-out");
+			     !strcmp(f, "--trace-out") || !strcmp(f, "--until");
 		if (takes && !v) {
 			rb_error("%s needs a value", f);
 			return -1;
@@ -104,6 +104,8 @@ static int parse_args(int argc, char **argv, struct eargs *a)
 			a->seed = (unsigned)x;
 		} else if (!strcmp(f, "--trace-out")) {
 			a->trace_out = v;
+		} else if (!strcmp(f, "--until")) {
+			a->until = v;
 		} else if (!strcmp(f, "--json")) {
 			a->json = true;
 			continue;
@@ -404,6 +406,17 @@ static int cmd_fuzz(const char *db_path, struct eargs *a)
 	o.inject_enomem = a->inject;
 	o.stop_at_fault = a->stop_at_fault;
 	o.known_as_faults = a->known_as_faults;
+	if (a->until) {
+		if (a->differential)
+			return usage("--until hunts on one --variant, not --differential");
+		if (!fault_kind_known(a->until)) {
+			rb_error("--until %s: no such fault kind; the kinds:", a->until);
+			for (const struct fault_kind *k = fault_kinds; k->name; k++)
+				fprintf(stderr, "  %-18s %s\n", k->name, k->meaning);
+			return 2;
+		}
+		o.until_kind = a->until;
+	}
 	o.reset_every = 2000;
 	FILE *tf = NULL;
 	if (a->trace_out && !(tf = fopen(a->trace_out, "w"))) {
@@ -426,16 +439,28 @@ static int cmd_fuzz(const char *db_path, struct eargs *a)
 		if (r.faults[i])
 			ss_attr(&ss, "first_fault", "%s after %llu operations", r.first_kind[i],
 				(unsigned long long)r.first_op[i]);
+		if (o.until_kind) {
+			ss_attr(&ss, "until", "%s", o.until_kind);
+			ss_add(&ss, "other_faults", (double)r.other_faults[i], "faults");
+		}
 		ss_add(&ss, "known_findings", (double)r.known[i], "findings");
 		if (r.known[i])
 			ss_attr(&ss, "known_finding", "%s (engine/findings/%s.trace)", r.known_name[i], r.known_name[i]);
 		if (a->json)
 			printf("{\"variant\": \"%s\", \"seed\": %u, \"operations\": %llu, \"faults\": %llu, \"first_fault\": "
 			       "\"%s\", \"first_fault_op\": %llu, \"known_findings\": %llu, \"known_finding\": \"%s\", "
-			       "\"seconds\": %.3f}\n",
+			       "\"until\": \"%s\", \"other_faults\": %llu, \"seconds\": %.3f}\n",
 			       o.variants[i]->name, o.seed, (unsigned long long)r.ops, (unsigned long long)r.faults[i],
 			       r.first_kind[i], (unsigned long long)r.first_op[i], (unsigned long long)r.known[i],
-			       r.known_name[i], r.seconds);
+			       r.known_name[i], o.until_kind ? o.until_kind : "", (unsigned long long)r.other_faults[i],
+			       r.seconds);
+		else if (o.until_kind)
+			printf("fuzz %s: seed %u, hunting %s: %s after %llu operations in %.1f s; %llu faults of other "
+			       "kinds on the way, each restarting the machine%s%s\n",
+			       o.variants[i]->name, o.seed, o.until_kind, r.faults[i] ? "found" : "not found",
+			       (unsigned long long)r.ops, r.seconds, (unsigned long long)r.other_faults[i],
+			       r.faults[i] && a->trace_out ? "; its trace: " : "",
+			       r.faults[i] && a->trace_out ? a->trace_out : "");
 		else
 		{
 			char known[160] = "";
@@ -448,6 +473,8 @@ static int cmd_fuzz(const char *db_path, struct eargs *a)
 		}
 		/* in a differential run avc-rc's faults are expected */
 		if (r.faults[i] && !(a->differential && o.variants[i]->has_known_bugs))
+			any = any < 0 ? any : 1;
+		if (r.other_faults[i] && !o.variants[i]->has_known_bugs)
 			any = any < 0 ? any : 1;
 		if (record(db_path, a, o.variants[i]->name, "fuzz", 0, &ss, NULL) < 0)
 			any = -1;
