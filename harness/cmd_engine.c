@@ -292,6 +292,7 @@ static int finish_checked(const char *db_path, struct eargs *a, struct engine *e
 		json_str(a->name ? a->name : "");
 		printf(", \"operations\": %llu, \"expected_kind\": ", (unsigned long long)ops);
 		json_str(expect ? expect : "");
+		printf(", \"expected_found\": %s", expect && engine_has_fault(e, expect) ? "true" : "false");
 		printf(", \"faults\": [");
 		for (size_t i = 0; i < e->nfaults; i++) {
 			printf("%s{\"kind\": ", i ? ", " : "");
@@ -302,8 +303,11 @@ static int finish_checked(const char *db_path, struct eargs *a, struct engine *e
 		}
 		printf("]}\n");
 	} else {
-		printf("%s on %s: %llu operations, %zu faults\n", a->name ? a->name : workload, e->ops->name,
+		printf("%s on %s: %llu operations, %zu faults", a->name ? a->name : workload, e->ops->name,
 		       (unsigned long long)ops, e->nfaults);
+		if (expect && expect[0])
+			printf("; the bug's kind, %s, %s", expect, engine_has_fault(e, expect) ? "found" : "not found");
+		printf("\n");
 		for (size_t i = 0; i < e->nfaults; i++)
 			printf("  FAULT %s after operation %llu: %s\n", e->faults[i].kind,
 			       (unsigned long long)e->faults[i].op, e->faults[i].detail);

@@ -15,6 +15,20 @@ grep -q "the operations that led there" "$tmp/o" || fail "the report lacks the o
 e scenario dangling-anon-vma --variant avc-rc --json >"$tmp/j"
 [[ $? == 3 ]] || fail "json scenario exit"
 [[ $(sqlite3 :memory: "select json_extract(readfile('$tmp/j'), '\$.faults[0].kind') is not null, json_extract(readfile('$tmp/j'), '\$.expected_kind')") == "1|dangling_anon_vma" ]] || fail "scenario json: $(cat "$tmp/j")"
+# item 2 from the command line: every scenario exits 3 with its bug's kind on
+# avc-rc, and 0 on the designs without the bug (these runs are not recorded)
+for sc in dangling-anon-vma merge-reuse mprotect-wrong-chain chain-order; do
+	for v in legacy avc-rc avc modern; do
+		"$BIN" --db "$tmp/s.db" engine scenario $sc --variant $v --json >"$tmp/s"
+		rc=$?
+		found=$(sqlite3 :memory: "select json_extract(readfile('$tmp/s'), '\$.expected_found')")
+		if [[ $v == avc-rc ]]; then
+			[[ $rc == 3 && $found == 1 ]] || fail "$sc on avc-rc: exit $rc, its kind found '$found'"
+		else
+			[[ $rc == 0 && $found == 0 ]] || fail "$sc on $v: exit $rc: $(cat "$tmp/s")"
+		fi
+	done
+done
 e walkcost --variant legacy --children 20 --pages 10 --json >"$tmp/w" || fail "walkcost"
 for k in rmap_walks rmap_vmas_visited rmap_vmas_per_walk wall_s peak_rss_bytes page_referenced_vmas_per_walk; do
 	[[ $(sqlite3 :memory: "select json_type(readfile('$tmp/w'), '\$.$k')") == real || $(sqlite3 :memory: "select json_type(readfile('$tmp/w'), '\$.$k')") == integer ]] || fail "walkcost json lacks $k: $(cat "$tmp/w")"
