@@ -1,5 +1,6 @@
 #include "walkcost.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -11,6 +12,36 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The kernel's high-water mark, reset at the start of each run so that a
+ * sweep reports each point's own peak; getrusage's (never reset) where
+ * /proc cannot say. */
+static void peak_rss_reset(void)
+{
+	FILE *f = fopen("/proc/self/clear_refs", "w");
+	if (f) {
+		fputs("5", f);
+		fclose(f);
+	}
+}
+
+static long peak_rss(void)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	if (kb < 0) {
+		struct rusage ru;
+		getrusage(RUSAGE_SELF, &ru);
+		kb = ru.ru_maxrss;
+	}
+	return kb * 1024L;
+}
+
 int walkcost_run(const struct rmap_ops *ops, unsigned long children, unsigned long pages, struct walkcost *out)
 {
 	struct engine e;
@@ -18,6 +49,7 @@ int walkcost_run(const struct rmap_ops *ops, unsigned long children, unsigned lo
 	memset(out, 0, sizeof(*out));
 	out->children = children;
 	out->pages = pages;
+	peak_rss_reset();
 	engine_init(&e, ops);
 	double t0 = now();
 	struct mm_struct *parent = mm_alloc(&e);
@@ -63,9 +95,7 @@ int walkcost_run(const struct rmap_ops *ops, unsigned long children, unsigned lo
 	out->referenced_s = now() - t1;
 	out->referenced = e.ws;
 	out->wall_s = now() - t0;
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	out->peak_rss_bytes = ru.ru_maxrss * 1024L;
+	out->peak_rss_bytes = peak_rss();
 	engine_destroy(&e);
 	out->locks = e.locks;
 	return 0;

@@ -6,6 +6,7 @@
 #include "db.h"
 #include "engine.h"
 #include "fuzz.h"
+#include "report.h"
 #include "scenarios.h"
 #include "threads.h"
 #include "trace.h"
@@ -13,6 +14,7 @@
 #include "walkcost.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +27,8 @@
 
 struct eargs {
 	const char *variant, *name, *file, *trace_out, *until;
-	unsigned long children, pages, ops, users;
+	unsigned long children[16], pages, ops, users; /* walkcost sweeps a list of N */
+	int nchildren;
 	double seconds;
 	unsigned seed;
 	bool json, list, differential, inject, stop_at_fault, no_db, known_as_faults;
@@ -36,7 +39,7 @@ static int usage(const char *msg)
 {
 	if (msg)
 		rb_error("%s", msg);
-	fputs("usage: rmapbench engine walkcost --variant V --children N --pages P [--json]\n"
+	fputs("usage: rmapbench engine walkcost --variant V|all --children N[,N...] --pages P [--json]\n"
 	      "       rmapbench engine scenario --list | NAME --variant V [--json]\n"
 	      "       rmapbench engine replay FILE --variant V [--json]\n"
 	      "       rmapbench engine fuzz (--variant V | --differential) [--ops N] [--seconds S] [--seed S]\n"
@@ -62,6 +65,28 @@ static int parse_ul(const char *flag, const char *v, unsigned long max, unsigned
 	return 0;
 }
 
+/* N or N,N,...: the values of a sweep */
+static int parse_list(const char *flag, const char *v, unsigned long max, unsigned long *out, size_t cap, int *n)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", v);
+	*n = 0;
+	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if ((size_t)*n == cap) {
+			rb_error("%s %s: at most %zu values", flag, v, cap);
+			return -1;
+		}
+		if (parse_ul(flag, tok, max, &out[*n]) < 0)
+			return -1;
+		++*n;
+	}
+	if (!*n) {
+		rb_error("%s '%s': expected an integer or a comma-separated list", flag, v);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct eargs *a)
 {
 	size_t used = 0;
@@ -83,7 +108,7 @@ static int parse_args(int argc, char **argv, struct eargs *a)
 		if (!strcmp(f, "--variant")) {
 			a->variant = v;
 		} else if (!strcmp(f, "--children")) {
-			if (parse_ul(f, v, 1000000, &a->children) < 0)
+			if (parse_list(f, v, 1000000, a->children, ARRAY_SIZE(a->children), &a->nchildren) < 0)
 				return -1;
 		} else if (!strcmp(f, "--users")) {
 			if (parse_ul(f, v, 8, &a->users) < 0)
@@ -165,8 +190,9 @@ static void json_samples_close(const struct sample_set *ss)
 }
 
 /* One engine-target run with one point. */
-static int record(const char *db_path, const struct eargs *a, const char *variant, const char *workload, long users,
-		  const struct sample_set *ss, const char *note)
+/* One engine-target run, a point per users value; its id into *run_out. */
+static int record_points(const char *db_path, const struct eargs *a, const char *variant, const char *workload,
+			 const long *users, const struct sample_set *ss, int n, const char *note, int64_t *run_out)
 {
 	if (a->no_db)
 		return 0;
@@ -182,16 +208,25 @@ static int record(const char *db_path, const struct eargs *a, const char *varian
 	struct run_meta m = { RMAPBENCH_REV, host, u.release, NULL, "engine", variant, "engine", a->cmdline };
 	int64_t run;
 	rb_utc_now(now, sizeof(now));
-	struct point_rec pr = { 1, workload, users, 1, a->cmdline, "done", NULL, now, now };
 	int rc = db_run_begin(&db, &m, &run, err, sizeof(err));
-	if (!rc)
-		rc = db_point_record(&db, run, &pr, ss, NULL, err, sizeof(err));
+	for (int i = 0; !rc && i < n; i++) {
+		struct point_rec pr = { i + 1, workload, users[i], 1, a->cmdline, "done", NULL, now, now };
+		rc = db_point_record(&db, run, &pr, &ss[i], NULL, err, sizeof(err));
+	}
 	if (rc)
 		rb_error("%s", err);
 	else
 		db_run_end(&db, run, "done", note);
 	db_close(&db);
+	if (run_out)
+		*run_out = rc ? 0 : run;
 	return rc;
+}
+
+static int record(const char *db_path, const struct eargs *a, const char *variant, const char *workload, long users,
+		  const struct sample_set *ss, const char *note)
+{
+	return record_points(db_path, a, variant, workload, &users, ss, 1, note, NULL);
 }
 
 static void json_str(const char *s)
@@ -206,56 +241,81 @@ static void json_str(const char *s)
 	putchar('"');
 }
 
+static void walkcost_figures(const char *db_path, const struct eargs *a, const int64_t *runs,
+			     const char *const *labels, int n)
+{
+	struct db db;
+	char err[1200], dir[PATH_MAX], tmp[PATH_MAX];
+	if (db_open(db_path, &db, err, sizeof(err)) < 0) {
+		rb_error("%s", err);
+		return;
+	}
+	snprintf(tmp, sizeof(tmp), "%s", db_path);
+	char *slash = strrchr(tmp, '/');
+	snprintf(dir, sizeof(dir), "%s/walkcost-%lld-%lld", slash ? (*slash = 0, tmp) : ".", (long long)runs[0],
+		 (long long)runs[n - 1]);
+	if (rb_mkdir_p(dir) == 0) {
+		static const char *const figs[] = { "rmap_vmas_per_walk", "page_referenced_vmas_per_walk" };
+		for (size_t i = 0; i < ARRAY_SIZE(figs); i++) {
+			char png[PATH_MAX + 40], title[200];
+			snprintf(title, sizeof(title), "walkcost: %s against N children, %lu pages each (runs %lld-%lld)",
+				 figs[i], a->pages, (long long)runs[0], (long long)runs[n - 1]);
+			if (report_runs(&db, runs, labels, n, figs[i], title, dir, "walkcost", png, sizeof(png)) == 0)
+				fprintf(a->json ? stderr : stdout, "figure: %s\n", png);
+			else
+				rb_warn("walkcost: no %s figure (gnuplot missing or nothing recorded)", figs[i]);
+		}
+	}
+	db_close(&db);
+}
+
 static double per(double n, double d)
 {
 	return d > 0 ? n / d : 0;
 }
 
-static int cmd_walkcost(const char *db_path, struct eargs *a)
+/* One walkcost: its samples into ss, printed. -1 when the engine ran out
+ * of memory. */
+static int walkcost_point(const struct eargs *a, const struct rmap_ops *ops, unsigned long children,
+			  struct sample_set *ss)
 {
-	const struct rmap_ops *ops = variant_or_usage(a->variant);
-	if (!ops)
-		return 2;
-	if (!a->children || !a->pages)
-		return usage("walkcost needs --children N and --pages P, both at least 1");
 	struct walkcost w;
-	if (walkcost_run(ops, a->children, a->pages, &w) < 0) {
-		rb_error("walkcost: the engine ran out of memory building %lu x %lu pages", a->children, a->pages);
-		return 1;
+	if (walkcost_run(ops, children, a->pages, &w) < 0) {
+		rb_error("walkcost: the engine ran out of memory building %lu x %lu pages", children, a->pages);
+		return -1;
 	}
 	double per_walk = per(w.walk.vmas_visited, w.walk.walks);
 	double scanned = per(w.walk.vmas_scanned, w.walk.walks);
 	double ref = per(w.referenced.vmas_visited, w.referenced.walks);
 	double bpp = per(w.bytes_pages + w.bytes_ptes, w.anon_pages);
 	double vmas_chain = per(w.bytes_vmas + w.bytes_avcs + w.bytes_anon_vmas, w.vmas);
-	struct sample_set ss = { 0 };
-	ss_add(&ss, "rmap_walks", (double)w.walk.walks, "walks");
-	ss_add(&ss, "rmap_vmas_visited", (double)w.walk.vmas_visited, "vmas");
-	ss_add(&ss, "rmap_vmas_per_walk", per_walk, "vmas/walk");
-	ss_add(&ss, "rmap_vmas_scanned_per_walk", scanned, "vmas/walk");
-	ss_add(&ss, "anon_vmas_locked", (double)w.walk.anon_vmas_locked, "locks");
-	ss_add(&ss, "page_referenced_walks", (double)w.referenced.walks, "walks");
-	ss_add(&ss, "page_referenced_vmas_visited", (double)w.referenced.vmas_visited, "vmas");
-	ss_add(&ss, "page_referenced_vmas_per_walk", ref, "vmas/walk");
-	ss_add(&ss, "anon_pages", (double)w.anon_pages, "pages");
-	ss_add(&ss, "anon_vmas", (double)w.anon_vmas, "anon_vmas");
-	ss_add(&ss, "anon_vma_chains", (double)w.avcs, "avcs");
-	ss_add(&ss, "bytes_per_page", bpp, "bytes");
-	ss_add(&ss, "bytes_per_vma_with_chains", vmas_chain, "bytes");
-	ss_add(&ss, "build_s", w.build_s, "s");
-	ss_add(&ss, "walk_s", w.walk_s, "s");
-	ss_add(&ss, "page_referenced_s", w.referenced_s, "s");
-	ss_add(&ss, "wall_s", w.wall_s, "s");
-	ss_add(&ss, "peak_rss_bytes", (double)w.peak_rss_bytes, "bytes");
-	ss_add(&ss, "lock_acquisitions", (double)w.locks.acquisitions, "acquisitions");
-	ss_add(&ss, "lock_contentions", (double)w.locks.contentions, "contentions");
+	ss_add(ss, "rmap_walks", (double)w.walk.walks, "walks");
+	ss_add(ss, "rmap_vmas_visited", (double)w.walk.vmas_visited, "vmas");
+	ss_add(ss, "rmap_vmas_per_walk", per_walk, "vmas/walk");
+	ss_add(ss, "rmap_vmas_scanned_per_walk", scanned, "vmas/walk");
+	ss_add(ss, "anon_vmas_locked", (double)w.walk.anon_vmas_locked, "locks");
+	ss_add(ss, "page_referenced_walks", (double)w.referenced.walks, "walks");
+	ss_add(ss, "page_referenced_vmas_visited", (double)w.referenced.vmas_visited, "vmas");
+	ss_add(ss, "page_referenced_vmas_per_walk", ref, "vmas/walk");
+	ss_add(ss, "anon_pages", (double)w.anon_pages, "pages");
+	ss_add(ss, "anon_vmas", (double)w.anon_vmas, "anon_vmas");
+	ss_add(ss, "anon_vma_chains", (double)w.avcs, "avcs");
+	ss_add(ss, "bytes_per_page", bpp, "bytes");
+	ss_add(ss, "bytes_per_vma_with_chains", vmas_chain, "bytes");
+	ss_add(ss, "build_s", w.build_s, "s");
+	ss_add(ss, "walk_s", w.walk_s, "s");
+	ss_add(ss, "page_referenced_s", w.referenced_s, "s");
+	ss_add(ss, "wall_s", w.wall_s, "s");
+	ss_add(ss, "peak_rss_bytes", (double)w.peak_rss_bytes, "bytes");
+	ss_add(ss, "lock_acquisitions", (double)w.locks.acquisitions, "acquisitions");
+	ss_add(ss, "lock_contentions", (double)w.locks.contentions, "contentions");
 	if (a->json) {
-		printf("{\"variant\": \"%s\", \"children\": %lu, \"pages\": %lu", ops->name, a->children, a->pages);
-		json_samples_close(&ss);
+		printf("{\"variant\": \"%s\", \"children\": %lu, \"pages\": %lu", ops->name, children, a->pages);
+		json_samples_close(ss);
 	} else {
 		printf("walkcost %s: %lu children x %lu pages: %llu walks visit %.3f vmas each (%.3f scanned); "
 		       "page_referenced, stopping at the last mapping, visits %.3f\n",
-		       ops->name, a->children, a->pages, (unsigned long long)w.walk.walks, per_walk, scanned, ref);
+		       ops->name, children, a->pages, (unsigned long long)w.walk.walks, per_walk, scanned, ref);
 		printf("  %llu anon pages, %llu vmas, %llu anon_vmas, %llu chains; %.1f bytes/page, %.1f bytes/vma with "
 		       "chains\n",
 		       (unsigned long long)w.anon_pages, (unsigned long long)w.vmas, (unsigned long long)w.anon_vmas,
@@ -264,9 +324,46 @@ static int cmd_walkcost(const char *db_path, struct eargs *a)
 		       w.referenced_s,
 		       (double)w.peak_rss_bytes / 1048576.0);
 	}
-	int rc = record(db_path, a, ops->name, "walkcost", (long)a->children, &ss, NULL);
-	ss_free(&ss);
-	return rc ? 1 : 0;
+	return 0;
+}
+
+/* One variant or all, one N or a sweep: a run per variant with a point per
+ * N, and for a sweep, figures of VMAs per walk against N. */
+static int cmd_walkcost(const char *db_path, struct eargs *a)
+{
+	const struct rmap_ops *vs[4];
+	int nv = 0;
+	if (a->variant && !strcmp(a->variant, "all")) {
+		for (int i = 0; rmap_variants[i]; i++)
+			vs[nv++] = rmap_variants[i];
+	} else if (!(vs[nv++] = variant_or_usage(a->variant))) {
+		return 2;
+	}
+	if (!a->nchildren || !a->pages)
+		return usage("walkcost needs --children N[,N...] and --pages P, all at least 1");
+	for (int k = 0; k < a->nchildren; k++)
+		if (!a->children[k])
+			return usage("walkcost: --children values must be at least 1");
+	int64_t runs[4] = { 0 };
+	const char *labels[4];
+	long users[ARRAY_SIZE(a->children)];
+	for (int k = 0; k < a->nchildren; k++)
+		users[k] = (long)a->children[k];
+	int rc = 0;
+	for (int v = 0; v < nv && !rc; v++) {
+		struct sample_set ss[ARRAY_SIZE(a->children)] = { 0 };
+		labels[v] = vs[v]->name;
+		for (int k = 0; k < a->nchildren && !rc; k++)
+			if (walkcost_point(a, vs[v], a->children[k], &ss[k]) < 0)
+				rc = 1;
+		if (!rc && record_points(db_path, a, vs[v]->name, "walkcost", users, ss, a->nchildren, NULL, &runs[v]))
+			rc = 1;
+		for (int k = 0; k < a->nchildren; k++)
+			ss_free(&ss[k]);
+	}
+	if (!rc && !a->no_db && nv * a->nchildren > 1)
+		walkcost_figures(db_path, a, runs, labels, nv);
+	return rc;
 }
 
 /* Prints the faults and records the run; 3 when there were any. */

@@ -243,7 +243,7 @@ static void html_unavailable(FILE *f, struct db *db, int64_t run)
 
 /* Two runs on one figure: a block per run (its kernel label), the
  * metric's mean per users over every workload of the run. */
-static int write_compare(struct db *db, const int64_t runs[2], const char *metric, const char *path, long *umin,
+static int write_compare(struct db *db, const int64_t *runs, int n, const char *metric, const char *path, long *umin,
 			 long *umax)
 {
 	sqlite3_stmt *st;
@@ -259,7 +259,7 @@ static int write_compare(struct db *db, const int64_t runs[2], const char *metri
 	}
 	fprintf(f, "# users mean min max n (%s), a block per run\n", metric);
 	int rows = 0;
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < n; i++) {
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, runs[i]);
 		sqlite3_bind_text(st, 2, metric, -1, SQLITE_STATIC);
@@ -285,34 +285,42 @@ static int write_compare(struct db *db, const int64_t runs[2], const char *metri
 	return rows;
 }
 
-int report_compare(struct db *db, const int64_t runs[2], const char *labels[2], const char *metric, const char *dir,
-		   char *path, size_t plen)
+int report_runs(struct db *db, const int64_t *runs, const char *const *labels, int n, const char *metric,
+		const char *title, const char *dir, const char *prefix, char *path, size_t plen)
 {
-	char plotdir[PATH_MAX], data[PATH_MAX], out[PATH_MAX], names[300], title[300];
+	char plotdir[PATH_MAX], data[PATH_MAX], out[PATH_MAX], names[300] = "";
 	long umin = 0, umax = 0;
 	path[0] = 0;
 	if (plots_dir(plotdir, sizeof(plotdir)) < 0 || !rb_have_program("gnuplot"))
 		return -1;
-	snprintf(data, sizeof(data), "%s/compare-%s.tsv", dir, metric);
-	snprintf(out, sizeof(out), "%s/compare-%s", dir, metric);
-	int rows = write_compare(db, runs, metric, data, &umin, &umax);
+	snprintf(data, sizeof(data), "%s/%s-%s.tsv", dir, prefix, metric);
+	snprintf(out, sizeof(out), "%s/%s-%s", dir, prefix, metric);
+	int rows = write_compare(db, runs, n, metric, data, &umin, &umax);
 	if (rows <= 0)
 		return -1;
-	snprintf(names, sizeof(names), "%s %s", labels[0], labels[1]);
-	snprintf(title, sizeof(title), "%s: %s (run %lld) vs %s (run %lld)", metric, labels[0], (long long)runs[0],
-		 labels[1], (long long)runs[1]);
+	for (int i = 0; i < n; i++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? " " : "", labels[i]);
 	char script[80];
 	snprintf(script, sizeof(script), "%s", metric);
 	char probe[PATH_MAX + 100];
 	snprintf(probe, sizeof(probe), "%s/%s.gp", plotdir, metric);
 	if (access(probe, R_OK) < 0)
-		snprintf(script, sizeof(script), "jobs_per_min"); /* any users plot will do; the title says what */
+		snprintf(script, sizeof(script), "generic"); /* the title says which metric */
 	int logx = umin > 0 && umax / umin >= 20;
 	if (gnuplot(plotdir, script, data, out, "png", names, title, logx, "") < 0 ||
 	    gnuplot(plotdir, script, data, out, "svg", names, title, logx, "") < 0)
 		return -1;
 	snprintf(path, plen, "%s.png", out);
 	return 0;
+}
+
+int report_compare(struct db *db, const int64_t runs[2], const char *labels[2], const char *metric, const char *dir,
+		   char *path, size_t plen)
+{
+	char title[300];
+	snprintf(title, sizeof(title), "%s: %s (run %lld) vs %s (run %lld)", metric, labels[0], (long long)runs[0],
+		 labels[1], (long long)runs[1]);
+	return report_runs(db, runs, labels, 2, metric, title, dir, "compare", path, plen);
 }
 
 int report_generate(struct db *db, int64_t run, const char *dir, char *path, size_t plen)

@@ -15,4 +15,8 @@ int report_generate(struct db *db, int64_t run, const char *dir, char *path, siz
 int report_compare(struct db *db, const int64_t runs[2], const char *labels[2], const char *metric, const char *dir,
 		   char *path, size_t plen);
 
+/* The same for n runs, a line each: DIR/PREFIX-METRIC.{png,svg}. */
+int report_runs(struct db *db, const int64_t *runs, const char *const *labels, int n, const char *metric,
+		const char *title, const char *dir, const char *prefix, char *path, size_t plen);
+
 #endif

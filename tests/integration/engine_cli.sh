@@ -36,6 +36,18 @@ done
 [[ $(sqlite3 :memory: "select json_extract(readfile('$tmp/w'), '\$.rmap_vmas_per_walk') = 21") == 1 ]] || fail "legacy walk is not N+1: $(cat "$tmp/w")"
 e walkcost --variant avc --children 20 --pages 10 --json >"$tmp/w" || fail "walkcost avc"
 [[ $(sqlite3 :memory: "select json_extract(readfile('$tmp/w'), '\$.rmap_vmas_per_walk') <= 2") == 1 ]] || fail "avc walk is above 2: $(cat "$tmp/w")"
+# a sweep: a run per design, a point per N, and the figure of both walks
+mkdir -p "$tmp/sweep"
+"$BIN" --db "$tmp/sweep/w.db" engine walkcost --variant all --children 2,20 --pages 5 >"$tmp/o" 2>"$tmp/err" ||
+	fail "walkcost sweep: $(cat "$tmp/o" "$tmp/err")"
+[[ $(sqlite3 "$tmp/sweep/w.db" "select count(distinct p.run_id), count(*) from points p") == "4|8" ]] || fail "the sweep is not 4 runs of 2 points"
+[[ $(sqlite3 "$tmp/sweep/w.db" "select r.value from results r join points p on p.id = r.point_id join runs u on u.id = r.run_id where u.variant = 'legacy' and p.users = 20 and r.metric = 'rmap_vmas_per_walk'") == 21.0 ]] || fail "legacy at N=20 is not 21"
+if command -v gnuplot >/dev/null; then
+	grep -q "^figure: .*/walkcost-1-4/walkcost-rmap_vmas_per_walk.png" "$tmp/o" || fail "no sweep figure: $(cat "$tmp/o" "$tmp/err")"
+	[[ -s $tmp/sweep/walkcost-1-4/walkcost-page_referenced_vmas_per_walk.png ]] || fail "no page_referenced figure"
+fi
+e walkcost --variant avc --children 2,,x --pages 2 2>"$tmp/err"; [[ $? == 2 ]] || fail "a bad --children list did not exit 2"
+grep -q -- "--children x: expected an integer" "$tmp/err" || fail "bad list error: $(cat "$tmp/err")"
 printf 'mmap 1 10 2 rw\nwrite 1 10 2\nfork 1 2\nwrite 2 10\nreclaim 1 10 2\nread 1 10 2\nexit 2\n' >"$tmp/ok.trace"
 e replay "$tmp/ok.trace" --variant modern >"$tmp/o" || fail "a clean trace did not exit 0: $(cat "$tmp/o")"
 printf 'mmap 1 10 2 rw\nteleport 1 2\n' >"$tmp/bad.trace"
