@@ -8,6 +8,7 @@
  *       users: both means, the difference, and whether Welch's t-test
  *       at 95% tells them apart; and a figure per headline metric. */
 #include "commands.h"
+#include "crossover.h"
 #include "db.h"
 #include "kernel.h"
 #include "report.h"
@@ -368,13 +369,23 @@ int cmd_compare_kernels(int argc, char **argv, const char *db_path)
 	printf("\ncompare-kernels: A = %s (run %lld), B = %s (run %lld); change is B against A\n", labels[0],
 	       (long long)runs[0], labels[1], (long long)runs[1]);
 	print_comparison(&db, runs, labels);
+	for (int k = 0; k < 2; k++) {
+		struct crossover c[16];
+		int nc = crossover_find(&db, runs[k], c, 16);
+		for (int i = 0; i < nc; i++) {
+			char line[256];
+			crossover_describe(&c[i], line, sizeof(line));
+			printf("AIM7 crossover on %s: %s\n", labels[k], line);
+		}
+	}
 	char dir[PATH_MAX], tmp[PATH_MAX];
 	snprintf(tmp, sizeof(tmp), "%s", db_path);
 	char *slash = strrchr(tmp, '/');
 	snprintf(dir, sizeof(dir), "%s/compare-%lld-%lld", slash ? (*slash = 0, tmp) : ".", (long long)runs[0],
 		 (long long)runs[1]);
 	if (rb_mkdir_p(dir) == 0) {
-		static const char *const figs[] = { "rmap_vmas_per_walk", "sys_pct", "jobs_per_min" };
+		static const char *const figs[] = { "rmap_vmas_per_walk", "sys_pct", "jobs_per_min",
+						    "jobs_per_min_per_user" };
 		for (size_t i = 0; i < ARRAY_SIZE(figs); i++) {
 			char png[PATH_MAX + 40];
 			if (report_compare(&db, runs, labels, figs[i], dir, png, sizeof(png)) == 0)

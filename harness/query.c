@@ -1,5 +1,6 @@
 /* Reading the database back: runs, show, export, report. */
 #include "commands.h"
+#include "crossover.h"
 #include "db.h"
 #include "report.h"
 #include "util.h"
@@ -159,6 +160,13 @@ int cmd_show(const char *db_path, const char *run)
 		printf("\npoint %d (%s users=%d rep=%d) %s: %s\n", sqlite3_column_int(st, 0), text(st, 1),
 		       sqlite3_column_int(st, 2), sqlite3_column_int(st, 3), text(st, 4), text(st, 5));
 	sqlite3_finalize(st);
+	struct crossover c[16];
+	int nc = crossover_find(&db, id, c, 16);
+	for (int i = 0; i < nc; i++) {
+		char line[256];
+		crossover_describe(&c[i], line, sizeof(line));
+		printf("%s%s\n", i ? "  " : "\nAIM7 crossover (jobs/min per user <= 10):\n  ", line);
+	}
 	db_close(&db);
 	return 0;
 }

@@ -1,5 +1,6 @@
 /* The run's figures (gnuplot, PNG and SVG) and its one-page HTML report. */
 #include "report.h"
+#include "crossover.h"
 #include "util.h"
 
 #include <errno.h>
@@ -14,6 +15,7 @@ static const struct figure {
 	const char *metric, *title;
 } figures[] = {
 	{ "jobs_per_min", "jobs per minute against users" },
+	{ "jobs_per_min_per_user", "AIM7 crossover: jobs per minute per user against users" },
 	{ "sys_pct", "system time against users" },
 	{ "lock_contentions", "lock contentions against users" },
 	{ "rmap_vmas_per_walk", "VMAs visited per rmap walk against users" },
@@ -219,6 +221,25 @@ static void html_points(FILE *f, struct db *db, int64_t run)
 	sqlite3_finalize(st);
 }
 
+static void html_crossover(FILE *f, struct db *db, int64_t run)
+{
+	struct crossover c[16];
+	int n = crossover_find(db, run, c, 16);
+	if (n <= 0)
+		return;
+	fprintf(f, "<h2>AIM7 crossover</h2>\n<p>Where jobs per minute per user falls to %.0f or below (re-aim-7's "
+		   "<code>-x</code>): 2.6.33 crossed near 9.7k users in 2010, the anon_vma_chain near 29.7k.</p>\n<ul>\n",
+		CROSSOVER_JPM_PER_USER);
+	for (int i = 0; i < n; i++) {
+		char line[256];
+		crossover_describe(&c[i], line, sizeof(line));
+		fputs("<li>", f);
+		html_escape(f, line);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n", f);
+}
+
 static void html_unavailable(FILE *f, struct db *db, int64_t run)
 {
 	sqlite3_stmt *st;
@@ -386,6 +407,7 @@ int report_generate(struct db *db, int64_t run, const char *dir, char *path, siz
 		else
 			fprintf(f, "<p>%s: no figure (gnuplot missing or failed)</p>\n", figures[i].title);
 	}
+	html_crossover(f, db, run);
 	html_points(f, db, run);
 	html_unavailable(f, db, run);
 	fputs("</body></html>\n", f);

@@ -22,10 +22,12 @@ done
 lock=$(sql "$db" "select (select count(*) from results where metric = 'lock_contentions') + (select count(*) from unavailable where metric = 'lock_contentions' and reason != '')")
 [[ $lock == 8 ]] || fail "lock contention neither measured nor explained at every point ($lock)"
 [[ $(sql "$db" "select count(*) from results where metric = 'rmap_walks' and value = 0") == 0 ]] || fail "a zero stands in for an unmeasured rmap walk count"
-for f in jobs_per_min sys_pct lock_contentions; do
+for f in jobs_per_min jobs_per_min_per_user sys_pct lock_contentions; do
 	[[ -s $tmp/results/run-1/$f.png && -s $tmp/results/run-1/$f.svg ]] || fail "figure $f missing"
 	grep -q "$f.svg" "$tmp/results/run-1/report.html" || fail "report does not show $f"
 done
+grep -q "<h2>AIM7 crossover</h2>" "$tmp/results/run-1/report.html" || fail "the report has no crossover"
+"$BIN" --db "$db" show 1 | grep -A3 "^AIM7 crossover" | grep -Eq "^  [a-z0-9-]+: (crossed at|not reached|at or below)" || fail "show has no crossover: $("$BIN" --db "$db" show 1 | tail -5)"
 "$BIN" --db "$db" runs | grep -q "^1 .*done" || fail "runs does not list run 1"
 "$BIN" --db "$db" show last | grep -q "jobs_per_min  *2 " || fail "show has no jobs_per_min with n=2"
 "$BIN" --db "$db" export 1 --format csv >"$tmp/x.csv" || fail "export csv"
