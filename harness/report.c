@@ -262,7 +262,7 @@ static void html_unavailable(FILE *f, struct db *db, int64_t run)
 	sqlite3_finalize(st);
 }
 
-/* Two runs on one figure: a block per run (its kernel label), the
+/* Runs on one figure: a block per run (its kernel label or design), the
  * metric's mean per users over every workload of the run. */
 static int write_compare(struct db *db, const int64_t *runs, int n, const char *metric, const char *path, long *umin,
 			 long *umax)
