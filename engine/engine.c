@@ -10,6 +10,8 @@
 #include <time.h>
 
 const struct rmap_ops *const rmap_variants[] = { &rmap_legacy, &rmap_avc_rc, &rmap_avc, &rmap_modern, NULL };
+_Static_assert(sizeof(rmap_variants) / sizeof(rmap_variants[0]) - 1 <= RMAP_MAX_VARIANTS,
+	       "fuzz lanes and sweeps hold at most RMAP_MAX_VARIANTS designs");
 
 const struct rmap_ops *rmap_ops_find(const char *name)
 {

@@ -144,6 +144,9 @@ struct rmap_ops {
 };
 
 extern const struct rmap_ops rmap_legacy, rmap_avc_rc, rmap_avc, rmap_modern;
+/* rmap_variants[] (engine.c) lists the designs, legacy first (the fuzzer's
+ * oracle), NULL-terminated: at most RMAP_MAX_VARIANTS. */
+#define RMAP_MAX_VARIANTS 8
 const struct rmap_ops *rmap_ops_find(const char *name);
 extern const struct rmap_ops *const rmap_variants[];
 

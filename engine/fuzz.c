@@ -161,7 +161,7 @@ static void write_trace(FILE *out, struct lane *l, const struct fault *f, uint64
 
 int fuzz_run(const struct fuzz_opts *o, struct fuzz_result *r)
 {
-	struct lane lanes[4];
+	struct lane lanes[RMAP_MAX_VARIANTS];
 	uint64_t s = (uint64_t)o->seed * 0x9E3779B97F4A7C15ull + 1;
 	char (*log)[96] = calloc(LOG_LINES, sizeof(*log));
 	size_t nlog = 0;

@@ -10,7 +10,7 @@
 #include "engine.h"
 
 struct fuzz_opts {
-	const struct rmap_ops *variants[4];
+	const struct rmap_ops *variants[RMAP_MAX_VARIANTS];
 	int nvariants;
 	uint64_t max_ops;
 	double max_seconds;
@@ -29,13 +29,13 @@ struct fuzz_opts {
 
 struct fuzz_result {
 	uint64_t ops;
-	uint64_t faults[4];
-	uint64_t divergences[4];
-	char first_kind[4][32];
-	uint64_t first_op[4];
-	uint64_t other_faults[4]; /* with until_kind: faults of other kinds, each restarting its lane */
-	uint64_t known[4];        /* known findings reached (each restarts every lane) */
-	char known_name[4][48];
+	uint64_t faults[RMAP_MAX_VARIANTS];
+	uint64_t divergences[RMAP_MAX_VARIANTS];
+	char first_kind[RMAP_MAX_VARIANTS][32];
+	uint64_t first_op[RMAP_MAX_VARIANTS];
+	uint64_t other_faults[RMAP_MAX_VARIANTS]; /* with until_kind: faults of other kinds, each restarting its lane */
+	uint64_t known[RMAP_MAX_VARIANTS];        /* known findings reached (each restarts every lane) */
+	char known_name[RMAP_MAX_VARIANTS][48];
 	double seconds;
 };
 

@@ -175,7 +175,11 @@ static const struct rmap_ops *variant_or_usage(const char *name)
 	}
 	const struct rmap_ops *ops = rmap_ops_find(name);
 	if (!ops) {
-		rb_error("--variant %s: unknown (legacy, avc-rc, avc, modern)", name);
+		char known[200] = "";
+		for (int i = 0; rmap_variants[i]; i++)
+			snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s", i ? ", " : "",
+				 rmap_variants[i]->name);
+		rb_error("--variant %s: unknown (%s)", name, known);
 		usage(NULL);
 	}
 	return ops;
@@ -331,7 +335,7 @@ static int walkcost_point(const struct eargs *a, const struct rmap_ops *ops, uns
  * N, and for a sweep, figures of VMAs per walk against N. */
 static int cmd_walkcost(const char *db_path, struct eargs *a)
 {
-	const struct rmap_ops *vs[4];
+	const struct rmap_ops *vs[RMAP_MAX_VARIANTS];
 	int nv = 0;
 	if (a->variant && !strcmp(a->variant, "all")) {
 		for (int i = 0; rmap_variants[i]; i++)
@@ -344,8 +348,8 @@ static int cmd_walkcost(const char *db_path, struct eargs *a)
 	for (int k = 0; k < a->nchildren; k++)
 		if (!a->children[k])
 			return usage("walkcost: --children values must be at least 1");
-	int64_t runs[4] = { 0 };
-	const char *labels[4];
+	int64_t runs[RMAP_MAX_VARIANTS] = { 0 };
+	const char *labels[RMAP_MAX_VARIANTS];
 	long users[ARRAY_SIZE(a->children)];
 	for (int k = 0; k < a->nchildren; k++)
 		users[k] = (long)a->children[k];
