@@ -4,6 +4,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,10 +126,17 @@ static int gnuplot(const char *plotdir, const char *script, const char *data, co
 		 plotdir, data, out, fmt, names, title, logx, q);
 	char path[PATH_MAX + 64];
 	snprintf(path, sizeof(path), "%s/%s.gp", plotdir, script);
+	/* gnuplot's chatter (an empty x range with one point) would tear the
+	 * tables on the terminal: it goes to a log, kept only on failure */
+	char log[PATH_MAX + 16];
+	snprintf(log, sizeof(log), "%s.%s.log", out, fmt);
 	pid_t pid = fork();
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			dup2(fd, 2);
 		execlp("gnuplot", "gnuplot", "-e", expr, path, (char *)NULL);
 		_exit(127);
 	}
@@ -136,7 +144,20 @@ static int gnuplot(const char *plotdir, const char *script, const char *data, co
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return -1;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		unlink(log);
+		return 0;
+	}
+	char line[300] = "", last[300] = "";
+	FILE *f = fopen(log, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (line[0] != '\n')
+			snprintf(last, sizeof(last), "%s", line);
+	if (f)
+		fclose(f);
+	last[strcspn(last, "\n")] = 0;
+	rb_warn("gnuplot %s.gp failed (%s): %s", script, log, last[0] ? last : "no message");
+	return -1;
 }
 
 static void html_escape(FILE *f, const char *s)
