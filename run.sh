@@ -2,7 +2,8 @@
 # ./run.sh                 the main job: dependencies, build, configs/quick.conf,
 #                          record, plot; prints the run id, database and report
 # ./run.sh nightly         the nightly suite (configs/nightly.conf), then
-#                          compare-kernels stock (and minimal) with
+#                          compare-kernels stock (and minimal, through
+#                          configs/collapse.conf) with
 #                          legacy-anon-vma in QEMU
 # ./run.sh SUBCOMMAND ...  any rmapbench subcommand (./run.sh --help lists them)
 set -euo pipefail
@@ -23,8 +24,10 @@ nightly)
 	build/rmapbench "$@" run configs/nightly.conf || rc=$?
 	# three repetitions, so that compare-kernels can test each difference
 	build/rmapbench "$@" compare-kernels stock legacy-anon-vma --set repetitions=3 || { r=$?; ((rc)) || rc=$r; }
-	# like for like: the same source and config, with and without the patch
-	build/rmapbench "$@" compare-kernels minimal legacy-anon-vma --set repetitions=3 || { r=$?; ((rc)) || rc=$r; }
+	# like for like: the same source and config, with and without the
+	# patch, through the collapse (16 to 64 users)
+	build/rmapbench "$@" compare-kernels minimal legacy-anon-vma --config configs/collapse.conf --set repetitions=2 ||
+		{ r=$?; ((rc)) || rc=$r; }
 	exit "$rc"
 	;;
 *) exec build/rmapbench "$@" ;;

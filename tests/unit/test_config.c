@@ -2,6 +2,7 @@
 #include "config.h"
 #include "tap.h"
 
+#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -97,13 +98,18 @@ int main(void)
 	rc = config_load(&c, "configs/quick.conf", err, sizeof(err));
 	CHECK(rc == 0 && !strcmp(c.name, "quick"), "configs/quick.conf parses, named after its file (%s)", err);
 	config_free(&c);
-	const char *suites[] = { "configs/ci.conf", "configs/nightly.conf", "configs/paper-2010.conf",
-				 "configs/fork-efficiency.conf", "configs/reclaim.conf", "configs/aim7-10k.conf" };
-	for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++) {
+	/* every shipped suite, so that a new one cannot ship broken */
+	glob_t g;
+	int grc = glob("configs/*.conf", 0, NULL, &g);
+	CHECK(grc == 0 && g.gl_pathc >= 10, "the suites are found (%zu)", grc ? 0 : g.gl_pathc);
+	for (size_t i = 0; !grc && i < g.gl_pathc; i++) {
 		config_defaults(&c);
-		rc = config_load(&c, suites[i], err, sizeof(err));
-		CHECK(rc == 0, "%s parses (%s)", suites[i], err);
+		err[0] = 0;
+		rc = config_load(&c, g.gl_pathv[i], err, sizeof(err));
+		CHECK(rc == 0, "%s parses (%s)", g.gl_pathv[i], err);
 		config_free(&c);
 	}
+	if (!grc)
+		globfree(&g);
 	return tap_done();
 }
