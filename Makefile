@@ -32,7 +32,7 @@ help:
 	@echo "make test         every test, ending in 'N passed, N failed'"
 	@echo "make test-kernels build legacy-anon-vma (cached), then compare it with stock in QEMU"
 	@echo "make check-10k    a 10,000-user aim7 point, then check nothing is left"
-	@echo "make fuzz         10M differential engine operations, 10M under ENOMEM, libFuzzer on traces"
+	@echo "make fuzz         10M differential engine operations, 10M under ENOMEM, hunts for avc-rc's faults, libFuzzer on traces"
 	@echo "make clean        remove build/"
 
 deps:
@@ -105,10 +105,18 @@ $(B)/fuzz/trace_fuzzer: tests/fuzz/trace_fuzzer.c $(ENGINE_SRC) engine/*.h
 FUZZ_OPS     ?= 10000000
 FUZZ_SECONDS ?= 300
 SEED         ?= 2026
+AVC_RC_FAULTS = dangling_anon_vma rmap_unreachable chain_order
 fuzz: all $(B)/fuzz/trace_fuzzer
 	build/rmapbench engine fuzz --differential --ops $(FUZZ_OPS) --seed $(SEED)
 	build/rmapbench engine fuzz --variant modern --inject-enomem --ops $(FUZZ_OPS) --seed $(SEED)
 	@mkdir -p $(B)/fuzz/corpus
+	@# avc-rc's three kinds of 2010 fault, hunted from random operations: the
+	@# hunt exits 3 when it finds one, so anything else here is a failure.
+	@for k in $(AVC_RC_FAULTS); do \
+		build/rmapbench engine fuzz --variant avc-rc --until $$k --ops $(FUZZ_OPS) --seed $(SEED) \
+			--trace-out $(B)/fuzz/avc-rc-$$k.trace; \
+		rc=$$?; [ $$rc = 3 ] || { echo "make fuzz: avc-rc hunt for $$k exited $$rc, expected 3"; exit 1; }; \
+	done
 	$(B)/fuzz/trace_fuzzer -artifact_prefix=$(B)/fuzz/ -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus tests/fuzz/corpus
 
 test-kernels: all
