@@ -158,9 +158,9 @@ void anon_vma_lock(struct engine *e, struct anon_vma *av)
 {
 	(void)e;
 	struct engine_lock *l = &av->lock;
-	if (pthread_mutex_trylock(&l->m) != 0) {
+	if (pthread_rwlock_trywrlock(&l->rw) != 0) {
 		uint64_t t0 = now_ns();
-		pthread_mutex_lock(&l->m);
+		pthread_rwlock_wrlock(&l->rw);
 		l->contentions++;
 		l->wait_ns += now_ns() - t0;
 	}
@@ -173,7 +173,33 @@ void anon_vma_unlock(struct engine *e, struct anon_vma *av)
 	(void)e;
 	struct engine_lock *l = &av->lock;
 	l->hold_ns += now_ns() - l->t_acquired;
-	pthread_mutex_unlock(&l->m);
+	pthread_rwlock_unlock(&l->rw);
+}
+
+/* A thread holds at most one anon_vma shared at a time (a walk locks its
+ * root and nothing else), so its start of hold can live in the thread. */
+static _Thread_local uint64_t read_acquired;
+
+void anon_vma_down_read(struct engine *e, struct anon_vma *av)
+{
+	(void)e;
+	struct engine_lock *l = &av->lock;
+	if (pthread_rwlock_tryrdlock(&l->rw) != 0) {
+		uint64_t t0 = now_ns();
+		pthread_rwlock_rdlock(&l->rw);
+		__atomic_add_fetch(&l->contentions, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&l->wait_ns, now_ns() - t0, __ATOMIC_RELAXED);
+	}
+	__atomic_add_fetch(&l->acquisitions, 1, __ATOMIC_RELAXED);
+	read_acquired = now_ns();
+}
+
+void anon_vma_up_read(struct engine *e, struct anon_vma *av)
+{
+	(void)e;
+	struct engine_lock *l = &av->lock;
+	__atomic_add_fetch(&l->hold_ns, now_ns() - read_acquired, __ATOMIC_RELAXED);
+	pthread_rwlock_unlock(&l->rw);
 }
 
 struct anon_vma *anon_vma_alloc_common(struct engine *e)
@@ -182,7 +208,14 @@ struct anon_vma *anon_vma_alloc_common(struct engine *e)
 	if (!av)
 		return NULL;
 	INIT_LIST_HEAD(&av->head);
-	pthread_mutex_init(&av->lock.m, NULL);
+	/* a waiting writer holds back new readers, as the kernel's rwsem
+	 * queues readers behind a waiting writer; glibc's default would let a
+	 * stream of walks starve fork and exit */
+	pthread_rwlockattr_t attr;
+	pthread_rwlockattr_init(&attr);
+	pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(&av->lock.rw, &attr);
+	pthread_rwlockattr_destroy(&attr);
 	av->id = __atomic_add_fetch(&e->next_anon_vma, 1, __ATOMIC_RELAXED);
 	pthread_mutex_lock(&e->stats_lock);
 	list_add_tail(&av->all, &e->anon_vmas);
@@ -199,9 +232,9 @@ void anon_vma_free_common(struct engine *e, struct anon_vma *av)
 	__atomic_sub_fetch(&e->bytes[C_ANON_VMA], sizeof(*av), __ATOMIC_RELAXED);
 	/* a walker may still be taking the lock of what it found: its
 	 * figures are read under the lock they describe */
-	pthread_mutex_lock(&av->lock.m);
+	pthread_rwlock_wrlock(&av->lock.rw);
 	struct engine_lock l = av->lock;
-	pthread_mutex_unlock(&av->lock.m);
+	pthread_rwlock_unlock(&av->lock.rw);
 	pthread_mutex_lock(&e->stats_lock);
 	e->locks.acquisitions += l.acquisitions;
 	e->locks.contentions += l.contentions;
@@ -234,7 +267,7 @@ void engine_destroy(struct engine *e)
 		if (!av->freed)
 			anon_vma_free_common(e, av);
 		list_del(&av->all);
-		pthread_mutex_destroy(&av->lock.m);
+		pthread_rwlock_destroy(&av->lock.rw);
 		free(av);
 	}
 	free(e->faults);

@@ -17,9 +17,12 @@
 
 #include "list.h"
 
-/* A real lock, instrumented as lock_stat instruments one. */
+/* A real lock, instrumented as lock_stat instruments one. It is a
+ * reader-writer lock because 6.1's anon_vma->rwsem is one (rmap walks take
+ * it shared); the older designs' spinlock is its write side alone. Readers
+ * count with atomics, as several may hold it at once. */
 struct engine_lock {
-	pthread_mutex_t m;
+	pthread_rwlock_t rw;
 	uint64_t acquisitions, contentions, wait_ns, hold_ns, t_acquired;
 };
 
@@ -221,6 +224,8 @@ struct anon_vma_chain *anon_vma_chain_alloc(struct engine *e);
 void anon_vma_chain_free(struct engine *e, struct anon_vma_chain *avc);
 void anon_vma_lock(struct engine *e, struct anon_vma *av);
 void anon_vma_unlock(struct engine *e, struct anon_vma *av);
+void anon_vma_down_read(struct engine *e, struct anon_vma *av);
+void anon_vma_up_read(struct engine *e, struct anon_vma *av);
 
 /* pagetable.c */
 struct pte *pte_lookup(struct mm_struct *mm, unsigned long addr);

@@ -25,6 +25,16 @@ static void anon_vma_unlock_write(struct engine *e, struct anon_vma *anon_vma)
 	anon_vma_unlock(e, anon_vma->root);
 }
 
+static void anon_vma_lock_read(struct engine *e, struct anon_vma *anon_vma)
+{
+	anon_vma_down_read(e, anon_vma->root);
+}
+
+static void anon_vma_unlock_read(struct engine *e, struct anon_vma *anon_vma)
+{
+	anon_vma_up_read(e, anon_vma->root);
+}
+
 static struct anon_vma *anon_vma_alloc(struct engine *e)
 {
 	struct anon_vma *anon_vma = anon_vma_alloc_common(e);
@@ -302,10 +312,10 @@ static void rmap_walk_anon(struct engine *e, struct page *page, struct rmap_walk
 {
 	struct anon_vma *anon_vma = rwc->anon_vma;
 	struct anon_vma_chain *avc;
-	anon_vma_lock(e, anon_vma->root); /* anon_vma_lock_read */
+	anon_vma_lock_read(e, anon_vma);
 	e->ws.anon_vmas_locked++;
 	if (!rmap_walk_begin(e, page, anon_vma)) {
-		anon_vma_unlock(e, anon_vma->root);
+		anon_vma_unlock_read(e, anon_vma);
 		return;
 	}
 	unsigned long pgoff = page->index;
@@ -321,7 +331,7 @@ static void rmap_walk_anon(struct engine *e, struct page *page, struct rmap_walk
 			break;
 	}
 	rmap_walk_end(e);
-	anon_vma_unlock(e, anon_vma->root);
+	anon_vma_unlock_read(e, anon_vma);
 }
 
 static bool anon_vma_reaches(struct anon_vma *av, struct vm_area_struct *vma, unsigned long index)

@@ -1,11 +1,61 @@
 /* The engine on several threads, under ThreadSanitizer: two users forking,
  * COW-writing and exiting while a reclaim thread walks every page. A data
  * race is a TSan report (and a non-zero exit); the invariants are checked
- * after the threads have joined. */
+ * after the threads have joined. Then the lock's two sides: a 6.1 walk
+ * shares the root's rwsem with another reader, an older design's waits. */
 #include "tap.h"
 #include "threads.h"
+#include "trace.h"
 
+#include <errno.h>
 #include <string.h>
+#include <time.h>
+
+struct walker {
+	struct engine *e;
+	struct page *page;
+};
+
+static void *walk_one(void *arg)
+{
+	struct walker *w = arg;
+	page_referenced(w->e, w->page);
+	return NULL;
+}
+
+static void test_walk_lock_side(const struct rmap_ops *ops)
+{
+	struct engine e;
+	struct trace_ctx t;
+	char err[160] = "";
+	engine_init(&e, ops);
+	trace_init(&t, &e);
+	CHECK(trace_run_text(&t, "lock", "mmap 1 16 1 rw\nwrite 1 16 1\n", false, err, sizeof(err)) == 0, "%s: %s",
+	      ops->name, err[0] ? err : "one page mapped");
+	engine_set_threaded(&e);
+	struct walker w = { &e, list_first_entry(&e.pages, struct page, lru) };
+	struct anon_vma *held = w.page->mapping->root ? w.page->mapping->root : w.page->mapping;
+	pthread_rwlock_rdlock(&held->lock.rw); /* another walker, mid-walk */
+	pthread_t tid;
+	pthread_create(&tid, NULL, walk_one, &w);
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 2;
+	int rc = pthread_timedjoin_np(tid, NULL, &until);
+	bool shared = !strcmp(ops->name, "modern");
+	if (shared)
+		CHECK(rc == 0, "%s: a walk shares the root's lock with another reader (anon_vma_lock_read)", ops->name);
+	else
+		CHECK(rc == ETIMEDOUT, "%s: a walk waits while another holds the anon_vma lock (rc %d)", ops->name, rc);
+	pthread_rwlock_unlock(&held->lock.rw);
+	if (rc != 0)
+		pthread_join(tid, NULL);
+	e.threaded = false;
+	for (int p = 1; p < TRACE_MAX_PROCS; p++)
+		if (t.procs[p])
+			exit_mmap(&e, t.procs[p]);
+	engine_destroy(&e);
+}
 
 int main(void)
 {
@@ -23,5 +73,7 @@ int main(void)
 			CHECK(r.faults == 0, "%s: the invariants hold after the run (%s)", ops->name,
 			      r.faults ? r.first_fault : "clean");
 	}
+	for (int v = 0; rmap_variants[v]; v++)
+		test_walk_lock_side(rmap_variants[v]);
 	return tap_done();
 }
