@@ -1,28 +1,78 @@
 # rmapbench. One target per thing a person wants to do; `make help` lists them.
+#
+# The tree is layered, one layer per folder (ARCHITECTURE: lib at the
+# bottom, the CLI at the top). LAYER_INC below says which folders each one
+# may include from: a folder compiles with -I for those alone, so an
+# include that points up does not compile, and tests/layering.sh checks
+# every #include line against the same table. Each layer is a static
+# library of its own objects, with dependency files, so a change rebuilds
+# what it touches and nothing else.
 CC      ?= cc
 CSTD    := -std=c11 -D_GNU_SOURCE
 # snprintf into fixed buffers truncates by design (paths, reasons): that one
 # warning is off, everything else in -Wall -Wextra is an error.
 WARN    := -Wall -Wextra -Werror -Wno-format-truncation
 CFLAGS  ?= -O2 -g
-REV     := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
-ALLCFLAGS = $(CSTD) $(WARN) $(CFLAGS) -Iworkloads -Iharness -Idb -Iengine -Ikernels -Ibuild/gen -DRMAPBENCH_REV='"$(REV)"'
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 B       := build
+GEN     := $(B)/gen
 
-LOAD_SRC    := $(wildcard workloads/*.c)
-DB_SRC      := db/db.c
-ENGINE_SRC  := $(wildcard engine/*.c)
-KERNELS_SRC := $(wildcard kernels/*.c)
-HARNESS_LIB := $(filter-out harness/main.c,$(wildcard harness/*.c)) $(DB_SRC) $(ENGINE_SRC) $(KERNELS_SRC)
-# The guest agent: static, with the harness's own collectors inside.
-AGENT_SRC   := $(wildcard kernels/agent/*.c) kernels/frame.c harness/collect_cpu.c harness/collect_vmstat.c \
-	       harness/collect_lock.c harness/lockstat.c harness/sample.c harness/util.c
-HARNESS_SRC := harness/main.c $(HARNESS_LIB) $(filter-out workloads/main.c,$(LOAD_SRC))
-MIGRATIONS  := db/schema.sql $(sort $(wildcard db/migrations/*.sql))
-LIBS        := -lsqlite3 -lpfm -lm -pthread
+# folder: the folders it may include from (besides itself)
+LAYERS := lib db collect workloads engine kernels kernels/agent \
+	  harness/run harness/compare harness/report harness/cli bench
+LAYER_INC_lib             :=
+LAYER_INC_db              := lib $(GEN)
+LAYER_INC_collect         := lib
+LAYER_INC_workloads       :=
+LAYER_INC_engine          :=
+LAYER_INC_kernels         := lib
+LAYER_INC_kernels/agent   := kernels collect lib
+LAYER_INC_harness/run     := workloads engine kernels collect db lib $(GEN)
+LAYER_INC_harness/compare := db lib
+LAYER_INC_harness/report  := harness/compare db lib
+LAYER_INC_harness/cli     := harness/report harness/compare harness/run workloads engine kernels collect db lib $(GEN)
+LAYER_INC_bench           := engine lib
 
-.PHONY: all deps test test-kernels check-10k fuzz clean help
+LIBS    := -lsqlite3 -lpfm -lgsl -lgslcblas -lz -lm -pthread
+
+# The revision goes into one generated header, rewritten only when it
+# changes, so that a commit does not rebuild the tree and a no-op make
+# does nothing.
+REV := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
+$(shell mkdir -p $(GEN); f=$(GEN)/rev.h; t='#define RMAPBENCH_REV "$(REV)"'; \
+	[ "$$(cat $$f 2>/dev/null)" = "$$t" ] || echo "$$t" > $$f)
+
+srcs = $(wildcard $(1)/*.c)
+# A layer's library: every .c of its folder (workloads less its main.c,
+# kernels/agent is a program of its own, not a library).
+lib_srcs = $(filter-out workloads/main.c,$(call srcs,$(1)))
+libname = $(subst /,-,$(1))
+
+# objects and libraries, per build flavour: rel (build/obj) and asan (build/asan/obj)
+obj = $(patsubst %.c,$(B)/$(2)/%.o,$(1))
+alib = $(B)/$(2)/lib$(call libname,$(1)).a
+
+define LAYER_RULES
+$(B)/obj/$(1)/%.o: $(1)/%.c | $(GEN)/migrations.h
+	@mkdir -p $$(@D)
+	$$(CC) $$(CSTD) $$(WARN) $$(CFLAGS) -MMD -MP -I$(1) $$(addprefix -I,$$(LAYER_INC_$(1))) -c -o $$@ $$<
+$(B)/asan/obj/$(1)/%.o: $(1)/%.c | $(GEN)/migrations.h
+	@mkdir -p $$(@D)
+	$$(CC) $$(CSTD) $$(WARN) $$(CFLAGS) $$(SAN) -MMD -MP -I$(1) $$(addprefix -I,$$(LAYER_INC_$(1))) -c -o $$@ $$<
+$(call alib,$(1),obj): $(call obj,$(call lib_srcs,$(1)),obj)
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
+$(call alib,$(1),asan/obj): $(call obj,$(call lib_srcs,$(1)),asan/obj)
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
+endef
+$(foreach L,$(LAYERS),$(eval $(call LAYER_RULES,$(L))))
+
+# What the CLI links, top layer first (static libraries resolve downwards).
+CLI_LAYERS := harness/report harness/compare harness/run kernels engine workloads collect db lib
+cli_libs = $(foreach L,$(CLI_LAYERS),$(call alib,$(L),$(1)))
+
+.PHONY: all deps test test-kernels check-10k fuzz clean help print-layers
 
 all: $(B)/rmapbench $(B)/rmapbench-load $(B)/rmapbench-agent $(B)/rmapbench-bench
 
@@ -35,55 +85,64 @@ help:
 	@echo "make fuzz         10M differential engine operations, 10M under ENOMEM, hunts for avc-rc's faults, libFuzzer on traces"
 	@echo "make clean        remove build/"
 
+# The layering table, for tests/layering.sh: "folder: allowed folders".
+print-layers:
+	@$(foreach L,$(LAYERS),echo "$(L): $(filter-out $(GEN),$(LAYER_INC_$(L)))";)
+
 deps:
 	@scripts/deps.sh
 
-$(B)/gen/migrations.h: $(MIGRATIONS) scripts/embed-sql.sh
+$(GEN)/migrations.h: db/schema.sql $(sort $(wildcard db/migrations/*.sql)) scripts/embed-sql.sh
 	@mkdir -p $(@D)
-	scripts/embed-sql.sh $(MIGRATIONS) > $@
+	scripts/embed-sql.sh db/schema.sql $(sort $(wildcard db/migrations/*.sql)) > $@
 
-$(B)/rmapbench-load: $(LOAD_SRC) workloads/*.h
-	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) -static -o $@ $(LOAD_SRC) -lm
+$(B)/rmapbench: $(call obj,$(call srcs,harness/cli),obj) $(call cli_libs,obj)
+	$(CC) -o $@ $^ $(LIBS)
 
-$(B)/rmapbench-agent: $(AGENT_SRC) kernels/agent/*.h kernels/*.h harness/*.h
-	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) -Ikernels/agent -static -o $@ $(AGENT_SRC) -lm
+$(B)/asan/rmapbench: $(call obj,$(call srcs,harness/cli),asan/obj) $(call cli_libs,asan/obj)
+	$(CC) $(SAN) -o $@ $^ $(LIBS)
 
-$(B)/rmapbench: $(HARNESS_SRC) harness/*.h db/*.h engine/*.h kernels/*.h $(B)/gen/migrations.h
-	$(CC) $(ALLCFLAGS) -o $@ $(HARNESS_SRC) $(LIBS)
+# The workload binary is static: it runs in guests with no libc of their own.
+$(B)/rmapbench-load: $(B)/obj/workloads/main.o $(call alib,workloads,obj)
+	$(CC) -static -o $@ $^ -lm
+
+$(B)/asan/rmapbench-load: $(B)/asan/obj/workloads/main.o $(call alib,workloads,asan/obj)
+	$(CC) $(SAN) -o $@ $^ -lm
+
+# The guest agent: static, with the harness's own collectors inside.
+$(B)/rmapbench-agent: $(call obj,$(call srcs,kernels/agent),obj) $(call alib,kernels,obj) $(call alib,collect,obj) \
+		      $(call alib,lib,obj)
+	$(CC) -static -o $@ $^ -lpfm -lz -lm
 
 # Microbenchmarks: C against bench/bench.h; bench/shim.cc is the only C++.
-BENCH_C := $(filter-out bench/shim.cc,$(wildcard bench/*.c))
-$(B)/bench/shim.o: bench/shim.cc bench/bench.h
+$(B)/obj/bench/shim.o: bench/shim.cc bench/bench.h
 	@mkdir -p $(@D)
 	$(CXX) -std=c++17 -Wall -Wextra -Werror -O2 -g -Ibench -c -o $@ $<
-
-BENCH_OBJ := $(patsubst bench/%.c,$(B)/bench/%.o,$(BENCH_C)) $(patsubst engine/%.c,$(B)/bench/engine-%.o,$(ENGINE_SRC))
-$(B)/bench/%.o: bench/%.c bench/bench.h engine/*.h
-	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) -Ibench -c -o $@ $<
-$(B)/bench/engine-%.o: engine/%.c engine/*.h
-	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) -c -o $@ $<
-$(B)/rmapbench-bench: $(BENCH_OBJ) $(B)/bench/shim.o
+$(B)/rmapbench-bench: $(call obj,$(call srcs,bench),obj) $(B)/obj/bench/shim.o $(call alib,engine,obj) \
+		      $(call alib,lib,obj)
 	$(CXX) -o $@ $^ -lbenchmark -lpthread
 
-# The same sources under ASan+UBSan, for the tests.
-$(B)/asan/rmapbench: $(HARNESS_SRC) harness/*.h db/*.h engine/*.h kernels/*.h $(B)/gen/migrations.h
-	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $(SAN) -o $@ $(HARNESS_SRC) $(LIBS)
-
-$(B)/asan/rmapbench-load: $(LOAD_SRC) workloads/*.h
-	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $(SAN) -o $@ $(LOAD_SRC) -lm
-
+# Unit tests (TAP, ASan+UBSan) link the sanitized libraries; a test may
+# include any layer.
+ALL_INC := $(addprefix -I,$(filter-out bench kernels/agent,$(LAYERS)) $(GEN) tests/unit)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
-
-$(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(HARNESS_LIB) $(filter-out workloads/main.c,$(LOAD_SRC)) harness/*.h db/*.h engine/*.h kernels/*.h $(B)/gen/migrations.h
+$(B)/asan/obj/tests/%.o: tests/unit/%.c | $(GEN)/migrations.h
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $(SAN) -Itests/unit -o $@ $< $(HARNESS_LIB) $(filter-out workloads/main.c,$(LOAD_SRC)) $(LIBS)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(SAN) -MMD -MP $(ALL_INC) -c -o $@ $<
+$(B)/tests/%: $(B)/asan/obj/tests/%.o $(call cli_libs,asan/obj)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $^ $(LIBS)
+
+# The threaded engine under ThreadSanitizer, and libFuzzer over the trace
+# parser and the engine behind it: both clang, the engine alone.
+ENGINE_SRC := $(call srcs,engine)
+$(B)/tests/tsan_threads: tests/tsan/test_threads.c tests/unit/tap.h $(ENGINE_SRC) engine/*.h
+	@mkdir -p $(@D)
+	clang $(CSTD) -Wall -Wextra -Werror -g -O1 -fsanitize=thread -Iengine -Itests/unit -o $@ $< $(ENGINE_SRC) -lpthread
+$(B)/fuzz/trace_fuzzer: tests/fuzz/trace_fuzzer.c $(ENGINE_SRC) engine/*.h
+	@mkdir -p $(@D)
+	clang $(CSTD) -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined -Iengine -o $@ $< $(ENGINE_SRC) -lpthread
 
 # The bootstrap runs first, so that a fresh machine has the headers before
 # anything compiles.
@@ -91,16 +150,6 @@ test:
 	@scripts/deps.sh
 	@$(MAKE) --no-print-directory -s all $(B)/asan/rmapbench $(B)/asan/rmapbench-load $(UNIT_BIN) $(B)/fuzz/trace_fuzzer $(B)/tests/tsan_threads
 	@tests/run-all.sh $(UNIT_BIN) $(B)/tests/tsan_threads
-
-# The threaded engine under ThreadSanitizer (clang's runtime).
-$(B)/tests/tsan_threads: tests/tsan/test_threads.c tests/unit/tap.h $(ENGINE_SRC) engine/*.h
-	@mkdir -p $(@D)
-	clang $(CSTD) -Wall -Wextra -Werror -g -O1 -fsanitize=thread -Iengine -Itests/unit -o $@ $< $(ENGINE_SRC) -lpthread
-
-# libFuzzer over the trace parser and the engine behind it (clang only).
-$(B)/fuzz/trace_fuzzer: tests/fuzz/trace_fuzzer.c $(ENGINE_SRC) engine/*.h
-	@mkdir -p $(@D)
-	clang $(CSTD) -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined -Iengine -o $@ $< $(ENGINE_SRC) -lpthread
 
 FUZZ_OPS     ?= 10000000
 FUZZ_SECONDS ?= 300
@@ -127,3 +176,5 @@ check-10k: all $(B)/asan/rmapbench
 
 clean:
 	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,6 +1,7 @@
 /* The userspace rmap engine: the kernel's objects, a generic VM around
- * them (mm.c: fork, faults, munmap, mprotect, mremap, reclaim, swap-in),
- * and one file per historical anon_vma design behind struct rmap_ops.
+ * them split as the kernel's own files are (vma.c, memory.c, mmap.c,
+ * mprotect.c, mremap.c, fork.c, rmap.c, vmscan.c), and one file per
+ * historical anon_vma design behind struct rmap_ops.
  *
  * Addresses are in pages. An anonymous vma's vm_pgoff is its vm_start at
  * mmap time, as in the kernel, so page->index is the linear page index.
@@ -203,10 +204,9 @@ extern const size_t cache_sizes[NR_CACHES];
 
 /* engine.c */
 void engine_init(struct engine *e, const struct rmap_ops *ops);
-void engine_set_threaded(struct engine *e);
-void ptl_lock(struct engine *e);
-void ptl_unlock(struct engine *e);
 void engine_destroy(struct engine *e);
+
+/* fault.c */
 void engine_fault(struct engine *e, const char *kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 struct fault_kind {
 	const char *name, *meaning;
@@ -218,10 +218,17 @@ void engine_finding(struct engine *e, const char *name);
 void engine_note_op(struct engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool engine_has_fault(const struct engine *e, const char *kind);
 size_t engine_fault_count(const struct engine *e);
+
+/* anon_vma.c */
 struct anon_vma *anon_vma_alloc_common(struct engine *e);
 void anon_vma_free_common(struct engine *e, struct anon_vma *av);
 struct anon_vma_chain *anon_vma_chain_alloc(struct engine *e);
 void anon_vma_chain_free(struct engine *e, struct anon_vma_chain *avc);
+
+/* lock.c */
+void engine_set_threaded(struct engine *e);
+void ptl_lock(struct engine *e);
+void ptl_unlock(struct engine *e);
 void anon_vma_lock(struct engine *e, struct anon_vma *av);
 void anon_vma_unlock(struct engine *e, struct anon_vma *av);
 void anon_vma_down_read(struct engine *e, struct anon_vma *av);
@@ -232,28 +239,35 @@ struct pte *pte_lookup(struct mm_struct *mm, unsigned long addr);
 struct pte *pte_install(struct engine *e, struct mm_struct *mm, unsigned long addr);
 void pte_clear(struct mm_struct *mm, unsigned long addr);
 
-/* mm.c: the VM, with the kernel's names where it has one */
-struct mm_struct *mm_alloc(struct engine *e);
+/* The VM, with the kernel's names where it has one. */
+/* vma.c */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
 struct vm_area_struct *vma_next(struct mm_struct *mm, struct vm_area_struct *vma);
 struct vm_area_struct *vma_prev(struct mm_struct *mm, struct vm_area_struct *vma);
-struct vm_area_struct *anon_vma_compatible_neighbour(struct engine *e, struct vm_area_struct *vma, bool after);
 unsigned long vma_address(struct page *page, struct vm_area_struct *vma); /* 0 when outside */
-int do_mmap(struct engine *e, struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long flags);
+/* memory.c */
 int handle_mm_fault(struct engine *e, struct mm_struct *mm, unsigned long addr, bool write);
-struct mm_struct *dup_mm(struct engine *e, struct mm_struct *oldmm);
-void exit_mmap(struct engine *e, struct mm_struct *mm);
+void free_page_if_unused(struct engine *e, struct page *page);
+struct page *page_pin_next(struct engine *e, struct page *cur);
+/* mmap.c */
+struct vm_area_struct *anon_vma_compatible_neighbour(struct engine *e, struct vm_area_struct *vma, bool after);
+int do_mmap(struct engine *e, struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long flags);
 int do_munmap(struct engine *e, struct mm_struct *mm, unsigned long start, unsigned long len);
+void exit_mmap(struct engine *e, struct mm_struct *mm);
+/* mprotect.c, mremap.c */
 int do_mprotect(struct engine *e, struct mm_struct *mm, unsigned long start, unsigned long len, unsigned long flags);
 int do_mremap(struct engine *e, struct mm_struct *mm, unsigned long addr, unsigned long len, unsigned long new_addr);
+/* fork.c */
+struct mm_struct *mm_alloc(struct engine *e);
+struct mm_struct *dup_mm(struct engine *e, struct mm_struct *oldmm);
+/* rmap.c */
 int page_referenced(struct engine *e, struct page *page);
 bool try_to_unmap(struct engine *e, struct page *page);
 void rmap_walk_full(struct engine *e, struct page *page);
-int shrink_mm(struct engine *e, struct mm_struct *mm, unsigned long start, unsigned long len);
-void free_page_if_unused(struct engine *e, struct page *page);
-struct page *page_pin_next(struct engine *e, struct page *cur);
 bool rmap_walk_begin(struct engine *e, struct page *page, struct anon_vma *anon_vma);
 void rmap_walk_end(struct engine *e);
+/* vmscan.c */
+int shrink_mm(struct engine *e, struct mm_struct *mm, unsigned long start, unsigned long len);
 
 /* check.c: CONFIG_DEBUG_VM in userspace; returns faults found */
 size_t engine_check(struct engine *e);

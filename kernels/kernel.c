@@ -1,4 +1,5 @@
 #include "kernel.h"
+#include "paths.h"
 #include "util.h"
 
 #include <errno.h>
@@ -13,23 +14,7 @@
 
 int kernel_recipes_dir(char *buf, size_t len)
 {
-	const char *env = getenv("RMAPBENCH_KERNELS_DIR");
-	if (env && *env) {
-		snprintf(buf, len, "%s", env);
-		return 0;
-	}
-	char exe[PATH_MAX];
-	if (rb_exe_dir(exe, sizeof(exe)) < 0)
-		return -1;
-	/* build/rmapbench (or build/asan/rmapbench) beside the source tree */
-	for (int up = 1; up <= 2; up++) {
-		snprintf(buf, len, "%s/%s/kernels/fetch.sh", exe, up == 1 ? ".." : "../..");
-		if (access(buf, X_OK) == 0) {
-			snprintf(buf, len, "%s/%s/kernels", exe, up == 1 ? ".." : "../..");
-			return 0;
-		}
-	}
-	return -1;
+	return rb_source_dir("RMAPBENCH_KERNELS_DIR", "kernels", "fetch.sh", buf, len);
 }
 
 int kernel_info_load(const char *dir, struct kernel_info *k, char *err, size_t errlen)

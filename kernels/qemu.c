@@ -1,5 +1,4 @@
 #include "qemu.h"
-#include "signals.h"
 #include "util.h"
 
 #include <errno.h>
@@ -178,8 +177,8 @@ int qemu_run(const struct qemu_spec *s, struct qemu_result *r)
 			}
 		}
 		if (!r->timed_out && !r->interrupted && !r->boot_stalled &&
-		    (rb_stop_now || rb_now() - t0 > s->timeout_s)) {
-			r->interrupted = rb_stop_now != 0;
+		    ((s->stop && *s->stop) || rb_now() - t0 > s->timeout_s)) {
+			r->interrupted = s->stop && *s->stop;
 			r->timed_out = !r->interrupted;
 			kill(pid, SIGKILL);
 		}

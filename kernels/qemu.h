@@ -5,6 +5,7 @@
 #ifndef RMAPBENCH_QEMU_H
 #define RMAPBENCH_QEMU_H
 
+#include <signal.h>
 #include <stddef.h>
 
 struct qemu_spec {
@@ -16,6 +17,7 @@ struct qemu_spec {
 	double timeout_s;
 	double boot_timeout_s;             /* > 0: the results port must have
 					    * spoken by then (the agent's begin) */
+	volatile sig_atomic_t *stop;       /* set (by a signal handler): kill it now */
 };
 
 struct qemu_result {

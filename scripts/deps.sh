@@ -10,8 +10,9 @@ set -euo pipefail
 # binary); the results database and its shell for the tests; counters by
 # event name; the microbenchmark layer (a C++ shim); figures; the companion
 # load and fork yardstick; kernels in a VM and their initramfs; mkswap and
-# swapon, /proc/config.gz, ps for the tests; clang and its runtime for the
-# libFuzzer and TSan builds.
+# swapon, ps for the tests; clang and its runtime for the libFuzzer and
+# TSan builds; GSL for the statistics; zlib for CRC32 and /proc/config.gz
+# (libz.a: the static guest agent).
 packages=(
 	gcc make libc6-dev
 	libsqlite3-dev sqlite3
@@ -23,6 +24,7 @@ packages=(
 	util-linux gzip procps
 	git
 	clang libclang-rt-14-dev
+	libgsl-dev zlib1g-dev
 )
 
 if [[ ${1:-} == --kernels ]]; then

@@ -183,10 +183,13 @@ int main(void)
 		agent_send("info swap none (zram_mib=0)");
 
 	struct sample_set ss = { 0 };
-	struct config cfg;
-	memset(&cfg, 0, sizeof(cfg));
-	const struct collector *used[] = { &coll_cpu, &coll_vmstat, &coll_lock };
-	struct coll_ctx cc[3];
+	/* the registry's collectors that run in a guest (rmap: kprobe.c's own) */
+	const struct collector *used[8];
+	struct coll_ctx cc[8];
+	int nused = 0;
+	for (int i = 0; collectors[i] && nused < 8; i++)
+		if (collectors[i]->guest)
+			used[nused++] = collectors[i];
 	int out[2];
 	if (pipe2(out, O_CLOEXEC) < 0)
 		finish("failed: pipe");
@@ -203,8 +206,8 @@ int main(void)
 	close(out[1]);
 	int st;
 	waitpid(pid, &st, WUNTRACED);
-	for (int i = 0; i < 3; i++) {
-		cc[i] = (struct coll_ctx){ .cfg = &cfg, .pid = pid, .out = &ss };
+	for (int i = 0; i < nused; i++) {
+		cc[i] = (struct coll_ctx){ .pid = pid, .out = &ss };
 		used[i]->start(&cc[i]);
 	}
 	kprobe_snapshot(0);
@@ -224,7 +227,7 @@ int main(void)
 		;
 	double wall = rb_now() - t0;
 	kprobe_snapshot(1);
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < nused; i++) {
 		cc[i].ru = ru;
 		cc[i].wall_s = wall;
 		used[i]->stop(&cc[i]);

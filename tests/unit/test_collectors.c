@@ -52,10 +52,10 @@ static int unavailable_with(struct sample_set *s, const char *m, const char *why
 	return x && x->unavailable && strstr(x->reason, why);
 }
 
-static void test_cpu(const struct config *cfg)
+static void test_cpu(void)
 {
 	struct sample_set ss = { 0 };
-	struct coll_ctx c = { .cfg = cfg, .out = &ss };
+	struct coll_ctx c = { .out = &ss };
 	put("/proc/stat", "cpu  100 0 50 800 50 0 0 0 0 0\ncpu0 1 2 3\n");
 	coll_cpu.start(&c);
 	put("/proc/stat", "cpu  200 0 140 900 50 5 5 0 0 0\n");
@@ -79,10 +79,10 @@ static void test_cpu(const struct config *cfg)
 	ss_free(&ss);
 }
 
-static void test_vmstat(const struct config *cfg)
+static void test_vmstat(void)
 {
 	struct sample_set ss = { 0 };
-	struct coll_ctx c = { .cfg = cfg, .out = &ss };
+	struct coll_ctx c = { .out = &ss };
 	const char *a = "pgfault 10\npgmajfault 1\npgscan_kswapd 5\npgscan_direct 5\npgsteal_kswapd 2\n"
 			"pgsteal_direct 2\npswpin 0\npswpout 3\npgactivate 1\npgdeactivate 1\npgrefill 0\n";
 	const char *b = "pgfault 110\npgmajfault 1\npgscan_kswapd 25\npgscan_direct 15\npgsteal_kswapd 2\n"
@@ -103,10 +103,10 @@ static void test_vmstat(const struct config *cfg)
 	ss_free(&ss);
 }
 
-static void test_lock_unavailable(const struct config *cfg)
+static void test_lock_unavailable(void)
 {
 	struct sample_set ss = { 0 };
-	struct coll_ctx c = { .cfg = cfg, .out = &ss };
+	struct coll_ctx c = { .out = &ss };
 	setenv("RMAPBENCH_TRACEFS", "/nonexistent-tracefs", 1);
 	put("/proc/lock_stat",
 	    "lock_stat version 0.4\n"
@@ -148,10 +148,10 @@ static void test_lock_unavailable(const struct config *cfg)
 	CHECK(lockstat_parse("not lock stat\n", v, 4) < 0, "lockstat_parse refuses other text");
 }
 
-static void test_rmap(const struct config *cfg)
+static void test_rmap(void)
 {
 	struct sample_set ss = { 0 };
-	struct coll_ctx c = { .cfg = cfg, .out = &ss };
+	struct coll_ctx c = { .out = &ss };
 	coll_rmap.start(&c);
 	coll_rmap.stop(&c);
 	CHECK(unavailable_with(&ss, "rmap_walks", "no kprobe PMU") &&
@@ -167,10 +167,10 @@ static void test_rmap(const struct config *cfg)
 }
 
 /* Real kernel, no sysroot: the tracepoints open and count, or say why not. */
-static void test_lock_real(const struct config *cfg)
+static void test_lock_real(void)
 {
 	struct sample_set ss = { 0 };
-	struct coll_ctx c = { .cfg = cfg, .out = &ss };
+	struct coll_ctx c = { .out = &ss };
 	coll_lock.start(&c);
 	for (int i = 0; i < 50; i++) {
 		pid_t p = fork();
@@ -190,13 +190,10 @@ static void test_lock_real(const struct config *cfg)
 	ss_free(&ss);
 }
 
-static void test_pfm(struct config *cfg)
+static void test_pfm(void)
 {
 	struct sample_set ss = { 0 };
-	snprintf(cfg->pfm_events[0], sizeof(cfg->pfm_events[0]), "PAGE-FAULTS");
-	snprintf(cfg->pfm_events[1], sizeof(cfg->pfm_events[1]), "NO-SUCH-EVENT-XYZ");
-	snprintf(cfg->pfm_events[2], sizeof(cfg->pfm_events[2]), "CYCLES");
-	cfg->n_pfm_events = 3;
+	static const char events[3][48] = { "PAGE-FAULTS", "NO-SUCH-EVENT-XYZ", "CYCLES" };
 	int gate[2];
 	if (pipe(gate) < 0)
 		return;
@@ -210,7 +207,7 @@ static void test_pfm(struct config *cfg)
 		_exit(127);
 	}
 	close(gate[0]);
-	struct coll_ctx c = { .cfg = cfg, .out = &ss, .pid = pid };
+	struct coll_ctx c = { .out = &ss, .pid = pid, .pfm_events = events, .n_pfm_events = 3 };
 	coll_pfm.start(&c);
 	if (write(gate[1], "g", 1) != 1)
 		return;
@@ -241,18 +238,16 @@ static void test_protocol(void)
 
 int main(void)
 {
-	struct config cfg;
-	config_defaults(&cfg);
 	test_protocol();
-	test_lock_real(&cfg);
-	test_pfm(&cfg);
+	test_lock_real();
+	test_pfm();
 	if (!mkdtemp(root))
 		return 1;
 	setenv("RMAPBENCH_SYSROOT", root, 1);
-	test_cpu(&cfg);
-	test_vmstat(&cfg);
-	test_lock_unavailable(&cfg);
-	test_rmap(&cfg);
+	test_cpu();
+	test_vmstat();
+	test_lock_unavailable();
+	test_rmap();
 	unsetenv("RMAPBENCH_SYSROOT");
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);

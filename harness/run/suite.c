@@ -1,17 +1,16 @@
-/* `rmapbench run CONFIG`: plans the matrix (repetition-major, so that a
- * drift over the run does not line up with one users count), runs each
- * point, records it in one transaction, and ends with the plots and the
- * report. Exit status: 0 done, 1 failed (a point or the setup), 130 aborted.
- */
-#include "commands.h"
+/* A suite: plans the matrix (repetition-major, so that a drift over the
+ * run does not line up with one users count), runs each point and records
+ * it in one transaction. */
+#include "suite.h"
 #include "db.h"
 #include "kernel.h"
 #include "point.h"
 #include "progress.h"
-#include "report.h"
+#include "record.h"
 #include "sandbox.h"
 #include "signals.h"
 #include "swap.h"
+#include "paths.h"
 #include "util.h"
 
 #include <errno.h>
@@ -21,60 +20,32 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/utsname.h>
 #include <unistd.h>
+#include <zlib.h>
 
-#ifndef RMAPBENCH_REV
-#define RMAPBENCH_REV "unknown"
-#endif
-
-/* A binary beside ours, or where the environment variable says. */
-static int sibling_path(const char *envvar, const char *name, char *buf, size_t len)
-{
-	const char *env = getenv(envvar);
-	if (env && *env) {
-		snprintf(buf, len, "%s", env);
-	} else {
-		char dir[PATH_MAX];
-		if (rb_exe_dir(dir, sizeof(dir)) < 0)
-			return -1;
-		snprintf(buf, len, "%s/%s", dir, name);
-	}
-	return access(buf, X_OK);
-}
-
-/* A hash of the running kernel's config, where it can be read. */
+/* A hash of the running kernel's config, where it can be read:
+ * /proc/config.gz (zlib reads plain files too), else /boot/config-RELEASE. */
 static void kernel_config_hash(const char *release, char *buf, size_t len)
 {
 	char path[300];
-	FILE *f = NULL;
-	int is_pipe = 0;
-	if (access("/proc/config.gz", R_OK) == 0) {
-		f = popen("gzip -dc /proc/config.gz 2>/dev/null", "r");
-		is_pipe = 1;
-	} else {
-		snprintf(path, sizeof(path), "/boot/config-%s", release);
-		f = fopen(path, "r");
-	}
+	snprintf(path, sizeof(path), "/boot/config-%s", release);
+	gzFile f = gzopen(access("/proc/config.gz", R_OK) == 0 ? "/proc/config.gz" : path, "rb");
 	buf[0] = 0;
 	if (!f)
 		return;
 	uint64_t h = 1469598103934665603ull;
 	size_t total = 0;
 	char chunk[8192];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		for (size_t i = 0; i < n; i++) {
+	int n;
+	while ((n = gzread(f, chunk, sizeof(chunk))) > 0) {
+		for (int i = 0; i < n; i++) {
 			h ^= (unsigned char)chunk[i];
 			h *= 1099511628211ull;
 		}
-		total += n;
+		total += (size_t)n;
 	}
-	if (is_pipe)
-		pclose(f);
-	else
-		fclose(f);
-	if (total)
+	gzclose(f);
+	if (total && n == 0)
 		snprintf(buf, len, "fnv1a64:%016llx", (unsigned long long)h);
 }
 
@@ -109,17 +80,18 @@ static void summary_line(const struct point_spec *ps, const struct point_out *po
 	fputc('\n', stderr);
 }
 
-int cmd_run(struct config *cfg, const char *db_path, int64_t *run_out)
+int run_suite(struct config *cfg, const char *db_path, struct suite_result *res)
 {
+	memset(res, 0, sizeof(*res));
 	char load[PATH_MAX], agent[PATH_MAX], err[1200];
-	if (sibling_path("RMAPBENCH_LOAD", "rmapbench-load", load, sizeof(load)) < 0) {
+	if (rb_sibling_binary("RMAPBENCH_LOAD", "rmapbench-load", load, sizeof(load)) < 0) {
 		rb_error("workload binary %s is missing or not executable (run 'make')", load);
 		return 1;
 	}
 	int vm = !strcmp(cfg->target, "vm");
 	struct kernel_info kernel;
 	if (vm) {
-		if (sibling_path("RMAPBENCH_AGENT", "rmapbench-agent", agent, sizeof(agent)) < 0) {
+		if (rb_sibling_binary("RMAPBENCH_AGENT", "rmapbench-agent", agent, sizeof(agent)) < 0) {
 			rb_error("guest agent %s is missing or not executable (run 'make')", agent);
 			return 1;
 		}
@@ -159,33 +131,24 @@ int cmd_run(struct config *cfg, const char *db_path, int64_t *run_out)
 	snprintf(dbdir, sizeof(dbdir), "%s", dirname(tmp));
 	swap_reap_stale(dbdir);
 
-	struct utsname u;
-	uname(&u);
-	char host[256] = "", cfghash[64];
-	gethostname(host, sizeof(host) - 1);
-	kernel_config_hash(u.release, cfghash, sizeof(cfghash));
-	/* For vm runs, the kernel is the guest's and the variant its label. */
-	struct run_meta m = {
-		.revision = RMAPBENCH_REV,
-		.host = host,
-		.kernel_release = vm ? kernel.release : u.release,
-		.kernel_config_hash = vm ? (kernel.config_hash[0] ? kernel.config_hash : NULL)
-					 : (cfghash[0] ? cfghash : NULL),
-		.target = cfg->target,
-		.variant = vm ? kernel.label : NULL,
-		.config_name = cfg->name[0] ? cfg->name : "unnamed",
-		.config_text = cfg->text ? cfg->text : "",
-	};
+	struct run_here here;
+	char cfghash[64];
+	run_here_init(&here, cfg->target, NULL, cfg->name[0] ? cfg->name : "unnamed", cfg->text ? cfg->text : "");
+	kernel_config_hash(here.u.release, cfghash, sizeof(cfghash));
+	struct run_meta m = here.m;
+	m.kernel_config_hash = cfghash[0] ? cfghash : NULL;
+	if (vm) { /* the kernel is the guest's, and the variant its label */
+		m.kernel_release = kernel.release;
+		m.kernel_config_hash = kernel.config_hash[0] ? kernel.config_hash : NULL;
+		m.variant = kernel.label;
+	}
 	int64_t run_id;
-	if (run_out)
-		*run_out = 0;
 	if (db_run_begin(&db, &m, &run_id, err, sizeof(err)) < 0) {
 		rb_error("%s", err);
 		db_close(&db);
 		return 1;
 	}
-	if (run_out)
-		*run_out = run_id;
+	res->run = run_id;
 	char rundir[PATH_MAX];
 	snprintf(rundir, sizeof(rundir), "%s/run-%lld", dbdir, (long long)run_id);
 	if (rb_mkdir_p(rundir) < 0) {
@@ -250,14 +213,9 @@ int cmd_run(struct config *cfg, const char *db_path, int64_t *run_out)
 		snprintf(note, sizeof(note), "%d of %d points failed", failed, total);
 	}
 	db_run_end(&db, run_id, status, note[0] ? note : NULL);
-
-	char report[PATH_MAX + 32] = "";
-	if (report_generate(&db, run_id, rundir, report, sizeof(report)) < 0)
-		rb_warn("the report for run %lld is incomplete (see above)", (long long)run_id);
 	db_close(&db);
-	printf("run %lld: %s%s%s\n", (long long)run_id, status, note[0] ? ": " : "", note);
-	printf("database: %s\n", db_path);
-	if (report[0])
-		printf("report: %s\n", report);
+	snprintf(res->status, sizeof(res->status), "%s", status);
+	snprintf(res->note, sizeof(res->note), "%s", note);
+	snprintf(res->dir, sizeof(res->dir), "%s", rundir);
 	return !strcmp(status, "done") ? 0 : !strcmp(status, "aborted") ? 130 : 1;
 }

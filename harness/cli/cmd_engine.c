@@ -6,6 +6,7 @@
 #include "db.h"
 #include "engine.h"
 #include "fuzz.h"
+#include "record.h"
 #include "report.h"
 #include "scenarios.h"
 #include "threads.h"
@@ -18,12 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
-
-#ifndef RMAPBENCH_REV
-#define RMAPBENCH_REV "unknown"
-#endif
 
 struct eargs {
 	const char *variant, *name, *file, *trace_out, *until;
@@ -193,37 +189,21 @@ static void json_samples_close(const struct sample_set *ss)
 	printf("}\n");
 }
 
-/* One engine-target run with one point. */
 /* One engine-target run, a point per users value; its id into *run_out. */
 static int record_points(const char *db_path, const struct eargs *a, const char *variant, const char *workload,
 			 const long *users, const struct sample_set *ss, int n, const char *note, int64_t *run_out)
 {
 	if (a->no_db)
 		return 0;
-	struct db db;
-	char err[1200], host[256] = "", now[32];
-	struct utsname u;
-	uname(&u);
-	gethostname(host, sizeof(host) - 1);
-	if (db_open(db_path, &db, err, sizeof(err)) < 0) {
-		rb_error("%s", err);
-		return -1;
-	}
-	struct run_meta m = { RMAPBENCH_REV, host, u.release, NULL, "engine", variant, "engine", a->cmdline };
+	struct run_here here;
+	struct recorded_point p[ARRAY_SIZE(a->children)];
+	run_here_init(&here, "engine", variant, "engine", a->cmdline);
+	for (int i = 0; i < n && i < (int)ARRAY_SIZE(p); i++)
+		p[i] = (struct recorded_point){ workload, users[i], a->cmdline, &ss[i] };
 	int64_t run;
-	rb_utc_now(now, sizeof(now));
-	int rc = db_run_begin(&db, &m, &run, err, sizeof(err));
-	for (int i = 0; !rc && i < n; i++) {
-		struct point_rec pr = { i + 1, workload, users[i], 1, a->cmdline, "done", NULL, now, now };
-		rc = db_point_record(&db, run, &pr, &ss[i], NULL, err, sizeof(err));
-	}
-	if (rc)
-		rb_error("%s", err);
-	else
-		db_run_end(&db, run, "done", note);
-	db_close(&db);
+	int rc = run_record(db_path, &here.m, p, n, note, &run);
 	if (run_out)
-		*run_out = rc ? 0 : run;
+		*run_out = run;
 	return rc;
 }
 

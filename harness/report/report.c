@@ -1,6 +1,9 @@
 /* The run's figures (gnuplot, PNG and SVG) and its one-page HTML report. */
 #include "report.h"
 #include "crossover.h"
+#include "escape.h"
+#include "query.h"
+#include "paths.h"
 #include "util.h"
 
 #include <errno.h>
@@ -22,27 +25,34 @@ static const struct figure {
 	{ "rmap_vmas_per_walk", "VMAs visited per rmap walk against users" },
 };
 
-/* RMAPBENCH_PLOTS, else plots/ of the checkout the binary was built in
- * (build/rmapbench or build/asan/rmapbench). */
-static int plots_dir(char *buf, size_t len)
+struct tsv {
+	FILE *f;
+	char prev[64];
+	char *names;
+	size_t nlen;
+	long *umin, *umax;
+	int rows, block;
+};
+
+/* A row of users, mean, min, max, n; a new block for each workload. */
+static int tsv_row(void *arg, const struct db_users_stat *p)
 {
-	const char *env = getenv("RMAPBENCH_PLOTS");
-	if (env && *env) {
-		snprintf(buf, len, "%s", env);
-		return access(buf, R_OK);
+	struct tsv *t = arg;
+	if (p->workload && strcmp(t->prev, p->workload)) {
+		if (t->prev[0])
+			fputs("\n\n", t->f);
+		snprintf(t->prev, sizeof(t->prev), "%s", p->workload);
+		size_t used = strlen(t->names);
+		snprintf(t->names + used, t->nlen - used, "%s%s", used ? " " : "", p->workload);
 	}
-	char dir[PATH_MAX];
-	if (rb_exe_dir(dir, sizeof(dir)) < 0)
-		return -1;
-	static const char *const up[] = { "/../plots", "/../../plots" };
-	for (size_t i = 0; i < ARRAY_SIZE(up); i++) {
-		snprintf(buf, len, "%s%s/common.gp", dir, up[i]);
-		if (access(buf, R_OK) == 0) {
-			snprintf(buf, len, "%s%s", dir, up[i]);
-			return 0;
-		}
-	}
-	return -1;
+	fprintf(t->f, "%ld\t%.6g\t%.6g\t%.6g\t%d\n", p->users, p->mean, p->min, p->max, p->n);
+	if (!t->rows || p->users < *t->umin)
+		*t->umin = p->users;
+	if (!t->rows || p->users > *t->umax)
+		*t->umax = p->users;
+	t->rows++;
+	t->block++;
+	return 0;
 }
 
 /* Writes DIR/METRIC.tsv: one block per workload; returns the workload
@@ -50,59 +60,20 @@ static int plots_dir(char *buf, size_t len)
 static int write_data(struct db *db, int64_t run, const char *metric, const char *path, char *names, size_t nlen,
 		      long *umin, long *umax)
 {
-	sqlite3_stmt *st;
-	const char *sql = "SELECT p.workload, p.users, avg(r.value), min(r.value), max(r.value), count(*) "
-			  "FROM results r JOIN points p ON p.id = r.point_id "
-			  "WHERE r.run_id = ? AND r.metric = ? AND p.status = 'done' "
-			  "GROUP BY p.workload, p.users ORDER BY p.workload, p.users";
-	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_text(st, 2, metric, -1, SQLITE_STATIC);
 	FILE *f = fopen(path, "w");
-	if (!f) {
-		sqlite3_finalize(st);
+	if (!f)
 		return -1;
-	}
 	fprintf(f, "# users mean min max n (%s)\n", metric);
-	char prev[64] = "";
-	int rows = 0;
 	names[0] = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *w = (const char *)sqlite3_column_text(st, 0);
-		long users = sqlite3_column_int64(st, 1);
-		if (strcmp(prev, w)) {
-			if (prev[0])
-				fputs("\n\n", f);
-			snprintf(prev, sizeof(prev), "%s", w);
-			size_t used = strlen(names);
-			snprintf(names + used, nlen - used, "%s%s", used ? " " : "", w);
-		}
-		fprintf(f, "%ld\t%.6g\t%.6g\t%.6g\t%d\n", users, sqlite3_column_double(st, 2),
-			sqlite3_column_double(st, 3), sqlite3_column_double(st, 4), sqlite3_column_int(st, 5));
-		if (!rows || users < *umin)
-			*umin = users;
-		if (!rows || users > *umax)
-			*umax = users;
-		rows++;
-	}
-	sqlite3_finalize(st);
+	struct tsv t = { .f = f, .names = names, .nlen = nlen, .umin = umin, .umax = umax };
+	int rc = db_metric_by_users(db, run, metric, tsv_row, &t);
 	fclose(f);
-	return rows;
+	return rc < 0 ? -1 : t.rows;
 }
 
 static void unavailable_reason(struct db *db, int64_t run, const char *metric, char *buf, size_t len)
 {
-	sqlite3_stmt *st;
-	buf[0] = 0;
-	if (sqlite3_prepare_v2(db->h, "SELECT reason FROM unavailable WHERE run_id = ? AND metric = ? LIMIT 1", -1,
-			       &st, NULL) != SQLITE_OK)
-		return;
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_text(st, 2, metric, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
+	db_unavailable_reason(db, run, metric, buf, len);
 	if (!buf[0])
 		snprintf(buf, len, "no completed point measured it");
 }
@@ -160,86 +131,77 @@ static int gnuplot(const char *plotdir, const char *script, const char *data, co
 	return -1;
 }
 
-static void html_escape(FILE *f, const char *s)
+struct meta_state {
+	FILE *f;
+	char *status;
+	size_t slen;
+};
+
+static int html_meta_run(void *arg, const struct db_run *r)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
+	struct meta_state *m = arg;
+	FILE *f = m->f;
+	const char *cols[] = { "config_name", "status", "note", "target", "variant", "host", "kernel_release",
+			       "kernel_config_hash", "revision", "started_at", "ended_at" };
+	const char *vals[] = { r->config_name, r->status, r->note, r->target, r->variant, r->host,
+			       r->kernel_release, r->kernel_config_hash, r->revision, r->started_at, r->ended_at };
+	snprintf(m->status, m->slen, "%s", r->status ? r->status : "");
+	fprintf(f, "<h1>rmapbench run %lld: ", (long long)r->id);
+	html_write_escaped(f, r->config_name);
+	fprintf(f, "</h1>\n<table class=meta>\n<tr><th>id</th><td>%lld</td></tr>\n", (long long)r->id);
+	for (int i = 0; i < (int)ARRAY_SIZE(cols); i++) {
+		fprintf(f, "<tr><th>%s</th><td>", cols[i]);
+		html_write_escaped(f, vals[i] ? vals[i] : "(none)");
+		fputs("</td></tr>\n", f);
 	}
+	fputs("</table>\n<details><summary>config</summary><pre>", f);
+	html_write_escaped(f, r->config_text);
+	fputs("</pre></details>\n", f);
+	return 0;
 }
 
 static void html_meta(FILE *f, struct db *db, int64_t run, char *status, size_t slen)
 {
-	sqlite3_stmt *st;
-	const char *cols[] = { "id", "config_name", "status", "note", "target", "variant", "host", "kernel_release",
-			       "kernel_config_hash", "revision", "started_at", "ended_at" };
-	char sql[512];
-	snprintf(sql, sizeof(sql),
-		 "SELECT id, config_name, status, note, target, variant, host, kernel_release, kernel_config_hash, "
-		 "revision, started_at, ended_at, config_text FROM runs WHERE id = %lld",
-		 (long long)run);
-	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
-		return;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		snprintf(status, slen, "%s", (const char *)sqlite3_column_text(st, 2));
-		fprintf(f, "<h1>rmapbench run %lld: ", (long long)run);
-		html_escape(f, (const char *)sqlite3_column_text(st, 1));
-		fputs("</h1>\n<table class=meta>\n", f);
-		for (int i = 0; i < (int)ARRAY_SIZE(cols); i++) {
-			fprintf(f, "<tr><th>%s</th><td>", cols[i]);
-			const char *v = (const char *)sqlite3_column_text(st, i);
-			html_escape(f, v ? v : "(none)");
-			fputs("</td></tr>\n", f);
-		}
-		fputs("</table>\n<details><summary>config</summary><pre>", f);
-		html_escape(f, (const char *)sqlite3_column_text(st, 12));
-		fputs("</pre></details>\n", f);
+	struct meta_state m = { f, status, slen };
+	db_run_get(db, run, html_meta_run, &m);
+}
+
+struct points_state {
+	FILE *f;
+	struct db *db;
+	int64_t run;
+};
+
+static int html_point_row(void *arg, const struct db_group *g)
+{
+	struct points_state *p = arg;
+	static const char *const cols[] = { "jobs_per_min", "forks_per_s", "sys_pct", "lock_contentions", "wall_s" };
+	fputs("<tr><td>", p->f);
+	html_write_escaped(p->f, g->workload);
+	fprintf(p->f, "</td><td>%ld</td><td>%d/%d</td>", g->users, g->done, g->points);
+	for (size_t c = 0; c < ARRAY_SIZE(cols); c++) {
+		double v[256], sum = 0;
+		int n = db_point_values(p->db, p->run, g->workload, g->users, cols[c], v, 256);
+		for (int i = 0; i < n; i++)
+			sum += v[i];
+		if (n <= 0)
+			fputs("<td class=na>n/a</td>", p->f);
+		else
+			fprintf(p->f, "<td>%.4g</td>", sum / n);
 	}
-	sqlite3_finalize(st);
+	fputs("</tr>\n", p->f);
+	return 0;
 }
 
 static void html_points(FILE *f, struct db *db, int64_t run)
 {
-	sqlite3_stmt *st;
-	const char *sql =
-		"SELECT p.workload, p.users, count(DISTINCT p.id), sum(p.status = 'done'), "
-		"(SELECT avg(value) FROM results r JOIN points q ON q.id = r.point_id WHERE r.run_id = p.run_id AND "
-		" q.workload = p.workload AND q.users = p.users AND r.metric = 'jobs_per_min'), "
-		"(SELECT avg(value) FROM results r JOIN points q ON q.id = r.point_id WHERE r.run_id = p.run_id AND "
-		" q.workload = p.workload AND q.users = p.users AND r.metric = 'forks_per_s'), "
-		"(SELECT avg(value) FROM results r JOIN points q ON q.id = r.point_id WHERE r.run_id = p.run_id AND "
-		" q.workload = p.workload AND q.users = p.users AND r.metric = 'sys_pct'), "
-		"(SELECT avg(value) FROM results r JOIN points q ON q.id = r.point_id WHERE r.run_id = p.run_id AND "
-		" q.workload = p.workload AND q.users = p.users AND r.metric = 'lock_contentions'), "
-		"(SELECT avg(value) FROM results r JOIN points q ON q.id = r.point_id WHERE r.run_id = p.run_id AND "
-		" q.workload = p.workload AND q.users = p.users AND r.metric = 'wall_s') "
-		"FROM points p WHERE p.run_id = ? GROUP BY p.workload, p.users ORDER BY p.workload, p.users";
-	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
-		return;
-	sqlite3_bind_int64(st, 1, run);
-	fputs("<h2>Points (means over repetitions)</h2>\n<table><tr><th>workload</th><th>users</th><th>done/reps</th>"
-	      "<th>jobs/min</th><th>forks/s</th><th>sys %</th><th>lock contentions</th><th>wall s</th></tr>\n",
+	fputs("<h2>Points (means over done repetitions)</h2>\n<table><tr><th>workload</th><th>users</th>"
+	      "<th>done/reps</th><th>jobs/min</th><th>forks/s</th><th>sys %</th><th>lock contentions</th>"
+	      "<th>wall s</th></tr>\n",
 	      f);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		fputs("<tr><td>", f);
-		html_escape(f, (const char *)sqlite3_column_text(st, 0));
-		fprintf(f, "</td><td>%lld</td><td>%d/%d</td>", (long long)sqlite3_column_int64(st, 1),
-			sqlite3_column_int(st, 3), sqlite3_column_int(st, 2));
-		for (int c = 4; c <= 8; c++) {
-			if (sqlite3_column_type(st, c) == SQLITE_NULL)
-				fputs("<td class=na>n/a</td>", f);
-			else
-				fprintf(f, "<td>%.4g</td>", sqlite3_column_double(st, c));
-		}
-		fputs("</tr>\n", f);
-	}
+	struct points_state p = { f, db, run };
+	db_groups_each(db, &run, 1, html_point_row, &p);
 	fputs("</table>\n", f);
-	sqlite3_finalize(st);
 }
 
 static void html_crossover(FILE *f, struct db *db, int64_t run)
@@ -255,32 +217,29 @@ static void html_crossover(FILE *f, struct db *db, int64_t run)
 		char line[256];
 		crossover_describe(&c[i], line, sizeof(line));
 		fputs("<li>", f);
-		html_escape(f, line);
+		html_write_escaped(f, line);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n", f);
 }
 
+static int html_unavailable_row(void *arg, const struct db_unavailable *u)
+{
+	FILE *f = arg;
+	fputs("<tr><td>", f);
+	html_write_escaped(f, u->metric);
+	fputs("</td><td>", f);
+	html_write_escaped(f, u->reason);
+	fprintf(f, "</td><td>%d</td></tr>\n", u->points);
+	return 0;
+}
+
 static void html_unavailable(FILE *f, struct db *db, int64_t run)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db->h,
-			       "SELECT metric, reason, count(*) FROM unavailable WHERE run_id = ? "
-			       "GROUP BY metric, reason ORDER BY metric",
-			       -1, &st, NULL) != SQLITE_OK)
-		return;
-	sqlite3_bind_int64(st, 1, run);
 	fputs("<h2>Not measured on this machine</h2>\n<table><tr><th>metric</th><th>reason</th><th>points</th></tr>\n",
 	      f);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		fputs("<tr><td>", f);
-		html_escape(f, (const char *)sqlite3_column_text(st, 0));
-		fputs("</td><td>", f);
-		html_escape(f, (const char *)sqlite3_column_text(st, 1));
-		fprintf(f, "</td><td>%d</td></tr>\n", sqlite3_column_int(st, 2));
-	}
+	db_unavailable_each(db, run, html_unavailable_row, f);
 	fputs("</table>\n", f);
-	sqlite3_finalize(st);
 }
 
 /* Runs on one figure: a block per run (its kernel label or design), the
@@ -288,43 +247,23 @@ static void html_unavailable(FILE *f, struct db *db, int64_t run)
 static int write_compare(struct db *db, const int64_t *runs, int n, const char *metric, const char *path, long *umin,
 			 long *umax)
 {
-	sqlite3_stmt *st;
-	const char *sql = "SELECT p.users, avg(r.value), min(r.value), max(r.value), count(*) "
-			  "FROM results r JOIN points p ON p.id = r.point_id "
-			  "WHERE r.run_id = ? AND r.metric = ? AND p.status = 'done' GROUP BY p.users ORDER BY p.users";
-	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
 	FILE *f = fopen(path, "w");
-	if (!f) {
-		sqlite3_finalize(st);
+	if (!f)
 		return -1;
-	}
 	fprintf(f, "# users mean min max n (%s), a block per run\n", metric);
-	int rows = 0;
-	for (int i = 0; i < n; i++) {
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, runs[i]);
-		sqlite3_bind_text(st, 2, metric, -1, SQLITE_STATIC);
+	char names[8] = "";
+	struct tsv t = { .f = f, .names = names, .nlen = sizeof(names), .umin = umin, .umax = umax };
+	int rc = 0;
+	for (int i = 0; i < n && rc >= 0; i++) {
 		if (i)
 			fputs("\n\n", f);
-		int block = 0;
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			long users = sqlite3_column_int64(st, 0);
-			fprintf(f, "%ld\t%.6g\t%.6g\t%.6g\t%d\n", users, sqlite3_column_double(st, 1),
-				sqlite3_column_double(st, 2), sqlite3_column_double(st, 3), sqlite3_column_int(st, 4));
-			if (!rows || users < *umin)
-				*umin = users;
-			if (!rows || users > *umax)
-				*umax = users;
-			rows++;
-			block++;
-		}
-		if (!block) /* gnuplot needs a point in every block it is told of */
+		t.block = 0;
+		rc = db_metric_by_users_all(db, runs[i], metric, tsv_row, &t);
+		if (!t.block) /* gnuplot needs a point in every block it is told of */
 			fputs("# none\n", f);
 	}
-	sqlite3_finalize(st);
 	fclose(f);
-	return rows;
+	return rc < 0 ? -1 : t.rows;
 }
 
 int report_runs(struct db *db, const int64_t *runs, const char *const *labels, int n, const char *metric,
@@ -333,7 +272,7 @@ int report_runs(struct db *db, const int64_t *runs, const char *const *labels, i
 	char plotdir[PATH_MAX], data[PATH_MAX], out[PATH_MAX], names[300] = "";
 	long umin = 0, umax = 0;
 	path[0] = 0;
-	if (plots_dir(plotdir, sizeof(plotdir)) < 0 || !rb_have_program("gnuplot"))
+	if (rb_source_dir("RMAPBENCH_PLOTS", "plots", "common.gp", plotdir, sizeof(plotdir)) < 0 || !rb_have_program("gnuplot"))
 		return -1;
 	snprintf(data, sizeof(data), "%s/%s-%s.tsv", dir, prefix, metric);
 	snprintf(out, sizeof(out), "%s/%s-%s", dir, prefix, metric);
@@ -369,7 +308,7 @@ int report_generate(struct db *db, int64_t run, const char *dir, char *path, siz
 {
 	char plotdir[PATH_MAX];
 	int ok = 0, have_gnuplot = rb_have_program("gnuplot");
-	if (plots_dir(plotdir, sizeof(plotdir)) < 0) {
+	if (rb_source_dir("RMAPBENCH_PLOTS", "plots", "common.gp", plotdir, sizeof(plotdir)) < 0) {
 		rb_warn("gnuplot scripts not found at %s", plotdir);
 		have_gnuplot = 0;
 	}

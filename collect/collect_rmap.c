@@ -109,6 +109,10 @@ static void rmap_stop(struct coll_ctx *c)
 	c->priv = NULL;
 }
 
-const struct collector coll_rmap = { "rmap", rmap_start, rmap_stop };
+const struct collector coll_rmap = {
+	.name = "rmap",
+	.summary = "rmap walks and VMAs visited, by kprobes (the guest agent places its own)",
+	.start = rmap_start,
+	.stop = rmap_stop,
+};
 
-const struct collector *const collectors[] = { &coll_cpu, &coll_lock, &coll_pfm, &coll_vmstat, &coll_rmap, NULL };

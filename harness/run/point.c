@@ -187,7 +187,8 @@ int point_run(const struct point_env *env, const struct point_spec *ps, struct p
 		if (!config_has_collector(cfg, collectors[i]->name))
 			continue;
 		used[nc] = collectors[i];
-		cctx[nc] = (struct coll_ctx){ .cfg = cfg, .pid = pid, .out = &out->ss };
+		cctx[nc] = (struct coll_ctx){ .pid = pid, .out = &out->ss, .pfm_events = cfg->pfm_events,
+					      .n_pfm_events = cfg->n_pfm_events };
 		used[nc]->start(&cctx[nc]);
 		nc++;
 	}

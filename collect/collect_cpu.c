@@ -82,4 +82,10 @@ out:
 	c->priv = NULL;
 }
 
-const struct collector coll_cpu = { "cpu", cpu_start, cpu_stop };
+const struct collector coll_cpu = {
+	.name = "cpu",
+	.summary = "system, user, iowait and idle time; jobs/min from the workload",
+	.guest = true,
+	.start = cpu_start,
+	.stop = cpu_stop,
+};

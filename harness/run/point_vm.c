@@ -9,6 +9,7 @@
 #include "point.h"
 #include "progress.h"
 #include "qemu.h"
+#include "signals.h"
 #include "util.h"
 
 #include <errno.h>
@@ -152,7 +153,8 @@ int point_run_vm(const struct point_env *env, const struct point_spec *ps, struc
 	double limit = cfg->vm_timeout_s > 0 ? cfg->vm_timeout_s : cfg->point_timeout_s + 120;
 	struct qemu_spec qs = { .image = k->image, .initrd = initrd, .cmdline = cmdline, .console_log = conlog,
 				.results = results, .mem_mib = cfg->vm_mem_mib, .cpus = cfg->vm_cpus,
-				.accel = cfg->vm_accel, .timeout_s = limit, .boot_timeout_s = cfg->vm_boot_timeout_s };
+				.accel = cfg->vm_accel, .timeout_s = limit, .boot_timeout_s = cfg->vm_boot_timeout_s,
+				.stop = &rb_stop_now };
 	struct qemu_result qr;
 	progress_tick(env->pg, 0);
 	int started = qemu_run(&qs, &qr);

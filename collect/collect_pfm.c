@@ -45,8 +45,8 @@ static void pfm_start(struct coll_ctx *c)
 		pfm_init_err = pfm_initialize(); /* slow under QEMU: once per process */
 		pfm_state = pfm_init_err == PFM_SUCCESS ? 1 : -1;
 	}
-	for (int i = 0; i < c->cfg->n_pfm_events; i++) {
-		const char *ev = c->cfg->pfm_events[i];
+	for (int i = 0; i < c->n_pfm_events; i++) {
+		const char *ev = c->pfm_events[i];
 		char name[80];
 		p->fd[i] = -1;
 		pfm_metric_name(ev, name, sizeof(name));
@@ -86,12 +86,12 @@ static void pfm_start(struct coll_ctx *c)
 static void pfm_stop(struct coll_ctx *c)
 {
 	struct pfm_priv *p = c->priv;
-	for (int i = 0; i < c->cfg->n_pfm_events; i++) {
+	for (int i = 0; i < c->n_pfm_events; i++) {
 		if (p->fd[i] < 0)
 			continue;
 		char name[80];
 		uint64_t v[3];
-		pfm_metric_name(c->cfg->pfm_events[i], name, sizeof(name));
+		pfm_metric_name(c->pfm_events[i], name, sizeof(name));
 		if (read(p->fd[i], v, sizeof(v)) != sizeof(v)) {
 			ss_unavailable(c->out, name, "reading the counter failed: %s", strerror(errno));
 		} else if (!v[2]) {
@@ -108,4 +108,9 @@ static void pfm_stop(struct coll_ctx *c)
 	c->priv = NULL;
 }
 
-const struct collector coll_pfm = { "pfm", pfm_start, pfm_stop };
+const struct collector coll_pfm = {
+	.name = "pfm",
+	.summary = "libpfm4 counters by name (pfm_events)",
+	.start = pfm_start,
+	.stop = pfm_stop,
+};

@@ -31,8 +31,6 @@ int rb_process_starttime(int pid, char *buf, size_t len);
 /* Runs argv, its stdout into buf (trimmed); returns exit status or -1. */
 int rb_capture(char *const argv[], char *buf, size_t len);
 int rb_have_program(const char *name);
-/* The directory of the running executable (build/ or build/asan/). */
-int rb_exe_dir(char *buf, size_t len);
 /* Strips and returns; modifies s in place. */
 char *rb_trim(char *s);
 

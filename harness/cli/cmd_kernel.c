@@ -8,6 +8,7 @@
  *       users: both means, the difference, and whether Welch's t-test
  *       at 95% tells them apart; and a figure per headline metric. */
 #include "commands.h"
+#include "compare.h"
 #include "crossover.h"
 #include "db.h"
 #include "kernel.h"
@@ -17,7 +18,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,122 +215,6 @@ int cmd_kernel(int argc, char **argv, const char *db)
 	return 2;
 }
 
-/* Two-sided 95% critical values of Student's t by degrees of freedom. */
-static double t_crit95(double df)
-{
-	static const double t[] = { 0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-				    2.201, 2.179,  2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080,
-				    2.074, 2.069,  2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042 };
-	int d = (int)floor(df);
-	return d < 1 ? INFINITY : d <= 30 ? t[d] : 1.96;
-}
-
-struct stats {
-	int n;
-	double mean, var;
-};
-
-static int point_stats(struct db *db, int64_t run, const char *workload, long users, const char *metric,
-		       struct stats *s)
-{
-	sqlite3_stmt *st;
-	memset(s, 0, sizeof(*s));
-	if (sqlite3_prepare_v2(db->h,
-			       "SELECT r.value FROM results r JOIN points p ON p.id = r.point_id WHERE r.run_id = ? "
-			       "AND p.workload = ? AND p.users = ? AND r.metric = ? AND p.status = 'done'",
-			       -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_text(st, 2, workload, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, users);
-	sqlite3_bind_text(st, 4, metric, -1, SQLITE_STATIC);
-	double sum = 0, sq = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		double v = sqlite3_column_double(st, 0);
-		sum += v;
-		sq += v * v;
-		s->n++;
-	}
-	sqlite3_finalize(st);
-	if (s->n) {
-		s->mean = sum / s->n;
-		s->var = s->n > 1 ? fmax(0, (sq - sum * sum / s->n) / (s->n - 1)) : 0;
-	}
-	return s->n;
-}
-
-static const char *const headline[] = { "rmap_vmas_per_walk",
-					"rmap_walks",
-					"rmap_vmas_visited",
-					"sys_s",
-					"sys_pct",
-					"wall_s",
-					"jobs_per_min",
-					"lock_contentions",
-					"lockstat_anon_vma_contentions",
-					"lockstat_anon_vma_wait_ns",
-					"vm_pswpout",
-					"vm_pgscan" };
-
-static void print_comparison(struct db *db, const int64_t runs[2], const char *labels[2])
-{
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db->h,
-			       "SELECT DISTINCT workload, users FROM points WHERE run_id IN (?, ?) "
-			       "ORDER BY workload, users",
-			       -1, &st, NULL) != SQLITE_OK)
-		return;
-	sqlite3_bind_int64(st, 1, runs[0]);
-	sqlite3_bind_int64(st, 2, runs[1]);
-	printf("\n%-10s %6s %-30s %14s %14s %9s  %s\n", "workload", "users", "metric", labels[0], labels[1], "change",
-	       "Welch 95%");
-	int tested = 0, differ = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *w = (const char *)sqlite3_column_text(st, 0);
-		long users = sqlite3_column_int64(st, 1);
-		for (size_t m = 0; m < ARRAY_SIZE(headline); m++) {
-			struct stats a, b;
-			point_stats(db, runs[0], w, users, headline[m], &a);
-			point_stats(db, runs[1], w, users, headline[m], &b);
-			if (!a.n && !b.n)
-				continue;
-			char av[32] = "unavailable", bv[32] = "unavailable", change[16] = "-", verdict[40] = "-";
-			if (a.n)
-				snprintf(av, sizeof(av), "%.4g", a.mean);
-			if (b.n)
-				snprintf(bv, sizeof(bv), "%.4g", b.mean);
-			if (a.n && b.n && a.mean != 0)
-				snprintf(change, sizeof(change), "%+.1f%%", 100.0 * (b.mean - a.mean) / fabs(a.mean));
-			if (a.n >= 2 && b.n >= 2) {
-				double se = sqrt(a.var / a.n + b.var / b.n);
-				if (se == 0) {
-					snprintf(verdict, sizeof(verdict), a.mean == b.mean ? "same" : "differ (no variance)");
-					tested++;
-					differ += a.mean != b.mean;
-				} else {
-					double t = (b.mean - a.mean) / se;
-					double va = a.var / a.n, vb = b.var / b.n;
-					double df = (va + vb) * (va + vb) /
-						    (va * va / (a.n - 1) + vb * vb / (b.n - 1) + 1e-300);
-					int d = fabs(t) > t_crit95(df);
-					snprintf(verdict, sizeof(verdict), "%s (t=%.2f, df=%.0f)",
-						 d ? "differ" : "no difference", t, df);
-					tested++;
-					differ += d;
-				}
-			} else if (a.n && b.n) {
-				snprintf(verdict, sizeof(verdict), "n=%d/%d: too few to test", a.n, b.n);
-			}
-			printf("%-10s %6ld %-30s %14s %14s %9s  %s\n", w, users, headline[m], av, bv, change, verdict);
-		}
-	}
-	sqlite3_finalize(st);
-	if (tested)
-		printf("\n%d of %d tested (workload, users, metric) rows differ at 95%% (Welch)\n", differ, tested);
-	else
-		printf("\nno row has two or more repetitions on both kernels: nothing tested (--set repetitions=3)\n");
-}
-
 int cmd_compare_kernels(int argc, char **argv, const char *db_path)
 {
 	if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
@@ -368,7 +252,7 @@ int cmd_compare_kernels(int argc, char **argv, const char *db_path)
 			labels[i] = strrchr(labels[i], '/') + 1;
 	printf("\ncompare-kernels: A = %s (run %lld), B = %s (run %lld); change is B against A\n", labels[0],
 	       (long long)runs[0], labels[1], (long long)runs[1]);
-	print_comparison(&db, runs, labels);
+	compare_runs_print(&db, runs, labels);
 	for (int k = 0; k < 2; k++) {
 		struct crossover c[16];
 		int nc = crossover_find(&db, runs[k], c, 16);

@@ -228,20 +228,6 @@ int rb_have_program(const char *name)
 	return 0;
 }
 
-int rb_exe_dir(char *buf, size_t len)
-{
-	char self[4096];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n < 0)
-		return -1;
-	self[n] = 0;
-	char *slash = strrchr(self, '/');
-	if (slash)
-		*slash = 0;
-	snprintf(buf, len, "%s", self);
-	return 0;
-}
-
 char *rb_trim(char *s)
 {
 	size_t n = strlen(s);

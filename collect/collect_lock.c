@@ -398,4 +398,10 @@ static void lock_stop(struct coll_ctx *c)
 	c->priv = NULL;
 }
 
-const struct collector coll_lock = { "lock", lock_start, lock_stop };
+const struct collector coll_lock = {
+	.name = "lock",
+	.summary = "lock contention (lock:contention_begin/end tracepoints) and lock_stat",
+	.guest = true,
+	.start = lock_start,
+	.stop = lock_stop,
+};

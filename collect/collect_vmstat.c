@@ -87,4 +87,10 @@ static void vm_stop(struct coll_ctx *c)
 	c->priv = NULL;
 }
 
-const struct collector coll_vmstat = { "vmstat", vm_start, vm_stop };
+const struct collector coll_vmstat = {
+	.name = "vmstat",
+	.summary = "/proc/vmstat deltas: swap, scan, steal, faults",
+	.guest = true,
+	.start = vm_start,
+	.stop = vm_stop,
+};

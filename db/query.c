@@ -1,0 +1,387 @@
+#include "query.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *db_errmsg(struct db *db)
+{
+	return db->h ? sqlite3_errmsg(db->h) : "no database";
+}
+
+static int prep(struct db *db, const char *sql, sqlite3_stmt **st)
+{
+	return sqlite3_prepare_v2(db->h, sql, -1, st, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+static const char *txt(sqlite3_stmt *st, int col)
+{
+	return (const char *)sqlite3_column_text(st, col);
+}
+
+/* Steps to the end; SQLITE_DONE (or a callback's stop) is success. */
+static int finish(sqlite3_stmt *st, int rc)
+{
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+}
+
+#define RUN_COLUMNS                                                                                            \
+	"r.id, (SELECT count(*) FROM points p WHERE p.run_id = r.id), r.revision, r.host, r.kernel_release, " \
+	"r.kernel_config_hash, r.target, r.variant, r.config_name, r.config_text, r.started_at, r.ended_at, "  \
+	"r.status, r.note"
+
+static void run_row(sqlite3_stmt *st, struct db_run *r)
+{
+	r->id = sqlite3_column_int64(st, 0);
+	r->npoints = sqlite3_column_int(st, 1);
+	const char **f[] = { &r->revision, &r->host, &r->kernel_release, &r->kernel_config_hash, &r->target,
+			     &r->variant, &r->config_name, &r->config_text, &r->started_at, &r->ended_at,
+			     &r->status, &r->note };
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		*f[i] = txt(st, (int)i + 2);
+}
+
+int db_runs_each(struct db *db, db_run_fn fn, void *arg)
+{
+	sqlite3_stmt *st;
+	if (prep(db, "SELECT " RUN_COLUMNS " FROM runs r ORDER BY r.id", &st) < 0)
+		return -1;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_run r;
+		run_row(st, &r);
+		if (fn(arg, &r))
+			break;
+	}
+	return finish(st, rc);
+}
+
+int db_run_get(struct db *db, int64_t id, db_run_fn fn, void *arg)
+{
+	sqlite3_stmt *st;
+	if (prep(db, "SELECT " RUN_COLUMNS " FROM runs r WHERE r.id = ?", &st) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	int rc = sqlite3_step(st), found = rc == SQLITE_ROW;
+	if (found) {
+		struct db_run r;
+		run_row(st, &r);
+		fn(arg, &r);
+	}
+	return finish(st, rc) < 0 ? -1 : found;
+}
+
+int db_run_resolve(struct db *db, const char *spec, int64_t *id)
+{
+	sqlite3_stmt *st;
+	bool last = !strcmp(spec, "last");
+	if (!last) {
+		char *end;
+		long long v = strtoll(spec, &end, 10);
+		if (*end || end == spec || v <= 0)
+			return 0;
+		*id = v;
+	}
+	if (prep(db, last ? "SELECT max(id) FROM runs" : "SELECT id FROM runs WHERE id = ?", &st) < 0)
+		return -1;
+	if (!last)
+		sqlite3_bind_int64(st, 1, *id);
+	int rc = sqlite3_step(st), found = rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL;
+	if (found)
+		*id = sqlite3_column_int64(st, 0);
+	return finish(st, rc) < 0 ? -1 : found;
+}
+
+int db_metric_stats_each(struct db *db, int64_t run, int (*fn)(void *, const struct db_metric_stats *), void *arg)
+{
+	sqlite3_stmt *st;
+	/* the sample variance (n - 1) in SQL; NULL for one sample */
+	if (prep(db,
+		 "SELECT p.workload, p.users, r.metric, r.unit, count(*), avg(r.value), "
+		 "CASE WHEN count(*) > 1 THEN (sum(r.value * r.value) - sum(r.value) * sum(r.value) / count(*)) "
+		 "/ (count(*) - 1) END, min(r.value), max(r.value) "
+		 "FROM results r JOIN points p ON p.id = r.point_id WHERE r.run_id = ? "
+		 "GROUP BY p.workload, p.users, r.metric ORDER BY p.workload, p.users, r.metric",
+		 &st) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, run);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_metric_stats m = {
+			.workload = txt(st, 0),
+			.users = sqlite3_column_int64(st, 1),
+			.metric = txt(st, 2),
+			.unit = txt(st, 3),
+			.n = sqlite3_column_int(st, 4),
+			.mean = sqlite3_column_double(st, 5),
+			.var = sqlite3_column_type(st, 6) == SQLITE_NULL ? NAN : fmax(sqlite3_column_double(st, 6), 0),
+			.min = sqlite3_column_double(st, 7),
+			.max = sqlite3_column_double(st, 8),
+		};
+		if (fn(arg, &m))
+			break;
+	}
+	return finish(st, rc);
+}
+
+int db_unavailable_each(struct db *db, int64_t run, int (*fn)(void *, const struct db_unavailable *), void *arg)
+{
+	sqlite3_stmt *st;
+	if (prep(db,
+		 "SELECT metric, reason, count(*) FROM unavailable WHERE run_id = ? GROUP BY metric, reason "
+		 "ORDER BY metric",
+		 &st) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, run);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_unavailable u = { txt(st, 0), txt(st, 1), sqlite3_column_int(st, 2) };
+		if (fn(arg, &u))
+			break;
+	}
+	return finish(st, rc);
+}
+
+int db_unavailable_reason(struct db *db, int64_t run, const char *metric, char *buf, size_t len)
+{
+	sqlite3_stmt *st;
+	buf[0] = 0;
+	if (prep(db, "SELECT reason FROM unavailable WHERE run_id = ? AND metric = ? LIMIT 1", &st) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_text(st, 2, metric, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && txt(st, 0))
+		snprintf(buf, len, "%s", txt(st, 0));
+	return finish(st, rc);
+}
+
+int db_points_not_done_each(struct db *db, int64_t run, int (*fn)(void *, const struct db_point *), void *arg)
+{
+	sqlite3_stmt *st;
+	if (prep(db,
+		 "SELECT seq, workload, users, repetition, status, error FROM points "
+		 "WHERE run_id = ? AND status != 'done' ORDER BY seq",
+		 &st) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, run);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_point p = { .seq = sqlite3_column_int(st, 0),
+				      .workload = txt(st, 1),
+				      .users = sqlite3_column_int64(st, 2),
+				      .repetition = sqlite3_column_int(st, 3),
+				      .status = txt(st, 4),
+				      .error = txt(st, 5) };
+		if (fn(arg, &p))
+			break;
+	}
+	return finish(st, rc);
+}
+
+int db_tidy_each(struct db *db, int64_t run, int (*fn)(void *, const struct db_tidy_row *), void *arg)
+{
+	sqlite3_stmt *st;
+	/* results and unavailable rows in one stream: value or reason */
+	if (prep(db,
+		 "SELECT p.id, p.workload, p.users, p.repetition, p.status, r.metric, r.value, r.unit, NULL "
+		 "FROM results r JOIN points p ON p.id = r.point_id WHERE r.run_id = ?1 "
+		 "UNION ALL SELECT p.id, p.workload, p.users, p.repetition, p.status, u.metric, NULL, NULL, "
+		 "u.reason FROM unavailable u JOIN points p ON p.id = u.point_id WHERE u.run_id = ?1 "
+		 "ORDER BY 1, 6",
+		 &st) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, run);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_tidy_row t = {
+			.point_id = sqlite3_column_int64(st, 0),
+			.workload = txt(st, 1),
+			.users = sqlite3_column_int64(st, 2),
+			.repetition = sqlite3_column_int(st, 3),
+			.point_status = txt(st, 4),
+			.metric = txt(st, 5),
+			.unavailable = sqlite3_column_type(st, 6) == SQLITE_NULL,
+			.value = sqlite3_column_double(st, 6),
+			.unit = txt(st, 7),
+			.reason = txt(st, 8),
+		};
+		if (fn(arg, &t))
+			break;
+	}
+	return finish(st, rc);
+}
+
+static int users_stats(struct db *db, int64_t run, const char *metric, bool per_workload, db_users_fn fn, void *arg)
+{
+	sqlite3_stmt *st;
+	const char *sql = per_workload
+				  ? "SELECT p.workload, p.users, avg(r.value), min(r.value), max(r.value), count(*) "
+				    "FROM results r JOIN points p ON p.id = r.point_id "
+				    "WHERE r.run_id = ? AND r.metric = ? AND p.status = 'done' "
+				    "GROUP BY p.workload, p.users ORDER BY p.workload, p.users"
+				  : "SELECT NULL, p.users, avg(r.value), min(r.value), max(r.value), count(*) "
+				    "FROM results r JOIN points p ON p.id = r.point_id "
+				    "WHERE r.run_id = ? AND r.metric = ? AND p.status = 'done' "
+				    "GROUP BY p.users ORDER BY p.users";
+	if (prep(db, sql, &st) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_text(st, 2, metric, -1, SQLITE_STATIC);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_users_stat s = { txt(st, 0),
+					   sqlite3_column_int64(st, 1),
+					   sqlite3_column_double(st, 2),
+					   sqlite3_column_double(st, 3),
+					   sqlite3_column_double(st, 4),
+					   sqlite3_column_int(st, 5) };
+		if (fn(arg, &s))
+			break;
+	}
+	return finish(st, rc);
+}
+
+int db_metric_by_users(struct db *db, int64_t run, const char *metric, db_users_fn fn, void *arg)
+{
+	return users_stats(db, run, metric, true, fn, arg);
+}
+
+int db_metric_by_users_all(struct db *db, int64_t run, const char *metric, db_users_fn fn, void *arg)
+{
+	return users_stats(db, run, metric, false, fn, arg);
+}
+
+int db_groups_each(struct db *db, const int64_t *runs, int nruns, int (*fn)(void *, const struct db_group *),
+		   void *arg)
+{
+	sqlite3_stmt *st;
+	/* the runs as a JSON array: one statement whatever their number */
+	char ids[1024] = "[";
+	for (int i = 0; i < nruns; i++) {
+		size_t used = strlen(ids);
+		snprintf(ids + used, sizeof(ids) - used, "%s%lld", i ? "," : "", (long long)runs[i]);
+	}
+	strncat(ids, "]", sizeof(ids) - strlen(ids) - 1);
+	if (prep(db,
+		 "SELECT workload, users, count(*), sum(status = 'done') FROM points "
+		 "WHERE run_id IN (SELECT value FROM json_each(?)) GROUP BY workload, users ORDER BY workload, users",
+		 &st) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, ids, -1, SQLITE_STATIC);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_group g = { txt(st, 0), sqlite3_column_int64(st, 1), sqlite3_column_int(st, 2),
+				      sqlite3_column_int(st, 3) };
+		if (fn(arg, &g))
+			break;
+	}
+	return finish(st, rc);
+}
+
+int db_point_values(struct db *db, int64_t run, const char *workload, long users, const char *metric, double *v,
+		    int cap)
+{
+	sqlite3_stmt *st;
+	if (prep(db,
+		 "SELECT r.value FROM results r JOIN points p ON p.id = r.point_id WHERE r.run_id = ? "
+		 "AND p.workload = ? AND p.users = ? AND r.metric = ? AND p.status = 'done' ORDER BY p.seq",
+		 &st) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_text(st, 2, workload, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, users);
+	sqlite3_bind_text(st, 4, metric, -1, SQLITE_STATIC);
+	int n = 0, rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n < cap)
+			v[n] = sqlite3_column_double(st, 0);
+		n++;
+	}
+	return finish(st, rc) < 0 ? -1 : n < cap ? n : cap;
+}
+
+int db_gbench_context(struct db *db, const char *json, size_t len, char *version, size_t vlen, char *build,
+		      size_t blen)
+{
+	sqlite3_stmt *st;
+	if (prep(db,
+		 "SELECT json_extract(?1, '$.context.library_version'), "
+		 "json_extract(?1, '$.context.library_build_type')",
+		 &st) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, json, (int)len, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		snprintf(version, vlen, "%s", txt(st, 0) ? txt(st, 0) : "unknown");
+		snprintf(build, blen, "%s", txt(st, 1) ? txt(st, 1) : "unknown");
+	}
+	return finish(st, rc);
+}
+
+/* The fields Google Benchmark writes of its own; the rest are counters. */
+static const char *const gbench_standard_keys[] = {
+	"name",		  "family_index", "per_family_instance_index", "run_name",	 "run_type",
+	"repetitions",	  "repetition_index", "threads",			"aggregate_name", "aggregate_unit",
+	"iterations",	  "real_time",	      "cpu_time",			"time_unit",	  "label",
+	"error_occurred", "error_message",    NULL
+};
+
+static bool gbench_standard(const char *k)
+{
+	for (int i = 0; gbench_standard_keys[i]; i++)
+		if (!strcmp(gbench_standard_keys[i], k))
+			return true;
+	return false;
+}
+
+int db_gbench_aggregates_each(struct db *db, const char *json, size_t len,
+			      int (*fn)(void *, const struct gbench_row *), void *arg)
+{
+	sqlite3_stmt *rows, *keys;
+	if (prep(db,
+		 "SELECT value, json_extract(value, '$.run_name'), json_extract(value, '$.aggregate_name'), "
+		 "json_extract(value, '$.aggregate_unit'), json_extract(value, '$.real_time'), "
+		 "json_extract(value, '$.cpu_time'), json_extract(value, '$.time_unit') "
+		 "FROM json_each(?1, '$.benchmarks') WHERE json_extract(value, '$.run_type') = 'aggregate'",
+		 &rows) < 0)
+		return -1;
+	if (prep(db, "SELECT key, value FROM json_each(?1) WHERE type IN ('integer', 'real')", &keys) < 0) {
+		sqlite3_finalize(rows);
+		return -1;
+	}
+	sqlite3_bind_text(rows, 1, json, (int)len, SQLITE_STATIC);
+	int rc, krc = SQLITE_DONE;
+	while ((rc = sqlite3_step(rows)) == SQLITE_ROW) {
+		struct gbench_row r = {
+			.run_name = txt(rows, 1),
+			.aggregate_name = txt(rows, 2),
+			.aggregate_unit = txt(rows, 3),
+			.real_time = sqlite3_column_double(rows, 4),
+			.cpu_time = sqlite3_column_double(rows, 5),
+			.time_unit = txt(rows, 6),
+		};
+		if (!r.run_name || !r.aggregate_name || !r.time_unit)
+			continue; /* not what Google Benchmark writes */
+		sqlite3_bind_text(keys, 1, txt(rows, 0), -1, SQLITE_TRANSIENT);
+		while ((krc = sqlite3_step(keys)) == SQLITE_ROW && r.ncounters < GBENCH_MAX_COUNTERS) {
+			const char *k = txt(keys, 0);
+			if (k && !gbench_standard(k)) {
+				struct gbench_counter *c = &r.counters[r.ncounters++];
+				snprintf(c->key, sizeof(c->key), "%s", k);
+				c->value = sqlite3_column_double(keys, 1);
+			}
+		}
+		int stop = fn(arg, &r);
+		sqlite3_reset(keys);
+		if (krc != SQLITE_ROW && krc != SQLITE_DONE)
+			break;
+		if (stop)
+			break;
+	}
+	sqlite3_finalize(keys);
+	return finish(rows, krc != SQLITE_ROW && krc != SQLITE_DONE ? krc : rc);
+}

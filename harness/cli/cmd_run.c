@@ -1,0 +1,33 @@
+/* `rmapbench run CONFIG`: the suite, then its figures and report. */
+#include "commands.h"
+#include "db.h"
+#include "report.h"
+#include "suite.h"
+#include "util.h"
+
+#include <limits.h>
+#include <stdio.h>
+
+int cmd_run(struct config *cfg, const char *db_path, int64_t *run_out)
+{
+	struct suite_result res;
+	int rc = run_suite(cfg, db_path, &res);
+	if (run_out)
+		*run_out = res.run;
+	if (!res.status[0]) /* it stopped in its set-up, and has said why */
+		return rc;
+	char report[PATH_MAX + 32] = "", err[1200];
+	struct db db;
+	if (db_open(db_path, &db, err, sizeof(err)) < 0) {
+		rb_error("%s", err);
+	} else {
+		if (report_generate(&db, res.run, res.dir, report, sizeof(report)) < 0)
+			rb_warn("the report for run %lld is incomplete (see above)", (long long)res.run);
+		db_close(&db);
+	}
+	printf("run %lld: %s%s%s\n", (long long)res.run, res.status, res.note[0] ? ": " : "", res.note);
+	printf("database: %s\n", db_path);
+	if (report[0])
+		printf("report: %s\n", report);
+	return rc;
+}

@@ -1,0 +1,28 @@
+/* Statistics over repetitions, the distributions from GSL. */
+#ifndef RMAPBENCH_STATS_H
+#define RMAPBENCH_STATS_H
+
+double stats_mean(const double *v, int n);
+/* The sample variance (n - 1); 0 for fewer than two values. */
+double stats_var(const double *v, int n);
+
+/* Welch's unequal-variance t-test, two-sided. */
+struct welch {
+	double t, df, p;
+	int no_variance; /* both samples constant: t and p are meaningless */
+};
+/* -1 when either side has fewer than two values. */
+int stats_welch(const double *a, int na, const double *b, int nb, struct welch *w);
+
+/* The Mann-Whitney U test, two-sided: exact (ties shared, as midranks)
+ * when both sides have at most 20 values and there are no ties, else the
+ * normal approximation with the tie correction. p into *p, U of a into *u.
+ * -1 when a side is empty. */
+int stats_mann_whitney(const double *a, int na, const double *b, int nb, double *u, double *p);
+
+/* Weighted least squares of y against x: y = icept + slope x, and the
+ * weighted r^2. */
+void stats_wlinear(const double *x, const double *y, const double *w, int n, double *slope, double *icept,
+		   double *r2);
+
+#endif

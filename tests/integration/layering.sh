@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The layering: every #include "x.h" of a layer's folder names a header of
+# that folder or of a folder the Makefile's LAYER_INC table lets it include
+# (make print-layers), never a path with "..". And the engine's files call
+# each other without a cycle (from their objects' symbols), so that each
+# can be read on top of the ones below it.
+set -u
+cd "$(dirname "$0")/../.."
+fail=0
+declare -A allowed
+while IFS=': ' read -r folder rest; do
+	allowed[$folder]="$folder $rest"
+done < <(make -s --no-print-directory print-layers)
+[[ ${#allowed[@]} -ge 8 ]] || { echo "make print-layers listed ${#allowed[@]} layers"; exit 1; }
+for folder in "${!allowed[@]}"; do
+	for src in "$folder"/*.c "$folder"/*.h "$folder"/*.cc; do
+		[[ -f $src ]] || continue
+		while IFS= read -r inc; do
+			h=${inc#*\"}
+			h=${h%%\"*}
+			if [[ $h == */* ]]; then
+				echo "$src: #include \"$h\": a path, not a header of an allowed layer"
+				fail=1
+				continue
+			fi
+			found=""
+			for dir in ${allowed[$folder]}; do
+				[[ -f $dir/$h ]] && found=$dir
+			done
+			# generated headers (build/gen) and a folder's own list files
+			[[ -z $found && ( $h == migrations.h || $h == rev.h ) ]] && found=gen
+			if [[ -z $found ]]; then
+				owner=$(for d in "${!allowed[@]}"; do [[ -f $d/$h ]] && echo "$d"; done | head -n 1)
+				echo "$src: #include \"$h\" (${owner:-nowhere}): $folder may include only from: ${allowed[$folder]}"
+				fail=1
+			fi
+		done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src")
+	done
+done
+
+# The engine's call graph between files, from the symbols each object
+# defines and uses: a cycle is a pair of files that need each other.
+objs=(build/obj/engine/*.o)
+[[ -f ${objs[0]} ]] || { echo "no engine objects: run make first"; exit 1; }
+python3 - "${objs[@]}" <<'PY' || fail=1
+import subprocess, sys
+defs, uses = {}, {}
+for o in sys.argv[1:]:
+    name = o.rsplit('/', 1)[1][:-2] + '.c'
+    out = subprocess.run(['nm', o], capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in 'TDRB':
+            defs[parts[2]] = name
+        elif len(parts) == 2 and parts[0] == 'U':
+            uses.setdefault(name, set()).add(parts[1])
+edges = {f: {defs[s] for s in u if s in defs and defs[s] != f} for f, u in uses.items()}
+state = {}
+def visit(f, path):
+    state[f] = 1
+    for g in sorted(edges.get(f, ())):
+        if state.get(g) == 1:
+            print('engine: a call cycle between files: ' + ' -> '.join(path[path.index(g):] + [g]))
+            return False
+        if not state.get(g) and not visit(g, path + [g]):
+            return False
+    state[f] = 2
+    return True
+ok = all(visit(f, [f]) for f in sorted(edges) if not state.get(f))
+sys.exit(0 if ok else 1)
+PY
+exit $fail
