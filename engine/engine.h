@@ -122,6 +122,9 @@ struct rmap_ops {
 	const char *name;
 	const char *release;
 	bool has_known_bugs;   /* avc-rc: its faults are the point, not a regression */
+	/* mm/mmap.c's half of a design: which neighbour's anon_vma a first
+	 * fault may reuse (the 2.6.34-rc bug 2 spot) */
+	struct anon_vma *(*find_mergeable_anon_vma)(struct engine *e, struct vm_area_struct *vma);
 	int (*anon_vma_prepare)(struct engine *e, struct vm_area_struct *vma);
 	int (*anon_vma_fork)(struct engine *e, struct vm_area_struct *vma, struct vm_area_struct *pvma);
 	int (*anon_vma_clone)(struct engine *e, struct vm_area_struct *dst, struct vm_area_struct *src);

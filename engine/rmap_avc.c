@@ -6,7 +6,7 @@
  *   ea90002b0fa  an existing page takes the last chain entry, the oldest
  *   e8a03feb54c  new (exclusive) pages take vma->anon_vma
  *   31f2b0ebc01  no avc leak on anon_vma_prepare's race (no race here) */
-#include "engine.h"
+#include "rmap_avc.h"
 #include "avc_check.h"
 
 #include <errno.h>
@@ -22,14 +22,14 @@ static struct anon_vma *find_mergeable_anon_vma(struct engine *e, struct vm_area
 	return NULL;
 }
 
-static int anon_vma_prepare(struct engine *e, struct vm_area_struct *vma)
+int anon_vma_prepare(struct engine *e, struct vm_area_struct *vma)
 {
 	struct anon_vma *anon_vma = vma->anon_vma;
 	if (!anon_vma) {
 		struct anon_vma_chain *avc = anon_vma_chain_alloc(e);
 		if (!avc)
 			return -ENOMEM;
-		anon_vma = find_mergeable_anon_vma(e, vma);
+		anon_vma = e->ops->find_mergeable_anon_vma(e, vma);
 		if (!anon_vma) {
 			anon_vma = anon_vma_alloc_common(e);
 			if (!anon_vma) {
@@ -48,7 +48,7 @@ static int anon_vma_prepare(struct engine *e, struct vm_area_struct *vma)
 	return 0;
 }
 
-static void anon_vma_chain_link(struct engine *e, struct vm_area_struct *vma, struct anon_vma_chain *avc,
+void anon_vma_chain_link(struct engine *e, struct vm_area_struct *vma, struct anon_vma_chain *avc,
 				struct anon_vma *anon_vma)
 {
 	avc->vma = vma;
@@ -58,8 +58,6 @@ static void anon_vma_chain_link(struct engine *e, struct vm_area_struct *vma, st
 	list_add_tail(&avc->same_anon_vma, &anon_vma->head);
 	anon_vma_unlock(e, anon_vma);
 }
-
-static void unlink_anon_vmas(struct engine *e, struct vm_area_struct *vma);
 
 static int anon_vma_clone(struct engine *e, struct vm_area_struct *dst, struct vm_area_struct *src)
 {
@@ -113,7 +111,7 @@ static void anon_vma_unlink(struct engine *e, struct anon_vma_chain *anon_vma_ch
 		anon_vma_free_common(e, anon_vma);
 }
 
-static void unlink_anon_vmas(struct engine *e, struct vm_area_struct *vma)
+void unlink_anon_vmas(struct engine *e, struct vm_area_struct *vma)
 {
 	struct anon_vma_chain *avc, *next;
 	list_for_each_entry_safe(avc, next, &vma->anon_vma_chain, same_vma) {
@@ -123,7 +121,7 @@ static void unlink_anon_vmas(struct engine *e, struct vm_area_struct *vma)
 	}
 }
 
-static void anon_vma_merge(struct engine *e, struct vm_area_struct *vma, struct vm_area_struct *next)
+void anon_vma_merge(struct engine *e, struct vm_area_struct *vma, struct vm_area_struct *next)
 {
 	if (vma->anon_vma != next->anon_vma)
 		engine_fault(e, "merge_mismatch", "anon_vma_merge: vma %d and next %d have different anon_vmas", vma->id,
@@ -141,7 +139,7 @@ static int vma_adjust_import(struct engine *e, struct vm_area_struct *vma, struc
 	return 0;
 }
 
-static bool is_mergeable_anon_vma(struct anon_vma *anon_vma1, struct anon_vma *anon_vma2, struct vm_area_struct *vma)
+bool is_mergeable_anon_vma(struct anon_vma *anon_vma1, struct anon_vma *anon_vma2, struct vm_area_struct *vma)
 {
 	(void)vma;
 	return !anon_vma1 || !anon_vma2 || anon_vma1 == anon_vma2;
@@ -173,13 +171,13 @@ static void page_add_anon_rmap(struct engine *e, struct page *page, struct vm_ar
 		__page_set_anon_rmap(page, vma, address, 0);
 }
 
-static void page_move_anon_rmap(struct engine *e, struct page *page, struct vm_area_struct *vma)
+void page_move_anon_rmap(struct engine *e, struct page *page, struct vm_area_struct *vma)
 {
 	(void)e;
 	page->mapping = vma->anon_vma;
 }
 
-static void rmap_walk_anon(struct engine *e, struct page *page, struct rmap_walk_control *rwc)
+void rmap_walk_anon(struct engine *e, struct page *page, struct rmap_walk_control *rwc)
 {
 	struct anon_vma *anon_vma = rwc->anon_vma;
 	struct anon_vma_chain *avc;
@@ -202,7 +200,7 @@ static void rmap_walk_anon(struct engine *e, struct page *page, struct rmap_walk
 	anon_vma_unlock(e, anon_vma);
 }
 
-static void check_avc(struct engine *e)
+void check_avc(struct engine *e)
 {
 	avc_check(e, true);
 }
@@ -210,17 +208,11 @@ static void check_avc(struct engine *e)
 const struct rmap_ops rmap_avc = {
 	.name = "avc",
 	.release = "2.6.34: anon_vma_chain with the rc4..rc6 fixes",
-	.anon_vma_prepare = anon_vma_prepare,
+	.find_mergeable_anon_vma = find_mergeable_anon_vma,
 	.anon_vma_fork = anon_vma_fork,
 	.anon_vma_clone = anon_vma_clone,
-	.unlink_anon_vmas = unlink_anon_vmas,
-	.anon_vma_merge = anon_vma_merge,
 	.vma_adjust_import = vma_adjust_import,
-	.is_mergeable_anon_vma = is_mergeable_anon_vma,
 	.page_add_new_anon_rmap = page_add_new_anon_rmap,
 	.page_add_anon_rmap = page_add_anon_rmap,
-	.page_move_anon_rmap = page_move_anon_rmap,
-	.rmap_walk_anon = rmap_walk_anon,
-	.anon_vma_reaches = avc_list_reaches,
-	.check = check_avc,
+	AVC_SHARED_OPS,
 };

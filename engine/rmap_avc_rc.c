@@ -6,8 +6,9 @@
  *   2. find_mergeable_anon_vma reuses any neighbour's anon_vma;
  *   3. vma_adjust clones the importer's own (empty) chain;
  *   4. anon_vma_clone walks forwards and list_add()s: the order reverses.
- * An anon_vma is freed as soon as its own list is empty. */
-#include "engine.h"
+ * What 2.6.34 did not change is shared with it (rmap_avc.h); this file
+ * holds only what the hunt changed. */
+#include "rmap_avc.h"
 #include "avc_check.h"
 
 #include <errno.h>
@@ -19,45 +20,6 @@ static struct anon_vma *find_mergeable_anon_vma(struct engine *e, struct vm_area
 		near = anon_vma_compatible_neighbour(e, vma, false);
 	return near ? near->anon_vma : NULL; /* bug 2: whatever its chain */
 }
-
-static int anon_vma_prepare(struct engine *e, struct vm_area_struct *vma)
-{
-	struct anon_vma *anon_vma = vma->anon_vma;
-	if (!anon_vma) {
-		struct anon_vma_chain *avc = anon_vma_chain_alloc(e);
-		if (!avc)
-			return -ENOMEM;
-		anon_vma = find_mergeable_anon_vma(e, vma);
-		if (!anon_vma) {
-			anon_vma = anon_vma_alloc_common(e);
-			if (!anon_vma) {
-				anon_vma_chain_free(e, avc);
-				return -ENOMEM;
-			}
-		}
-		anon_vma_lock(e, anon_vma);
-		vma->anon_vma = anon_vma;
-		avc->anon_vma = anon_vma;
-		avc->vma = vma;
-		list_add(&avc->same_vma, &vma->anon_vma_chain);
-		list_add(&avc->same_anon_vma, &anon_vma->head);
-		anon_vma_unlock(e, anon_vma);
-	}
-	return 0;
-}
-
-static void anon_vma_chain_link(struct engine *e, struct vm_area_struct *vma, struct anon_vma_chain *avc,
-				struct anon_vma *anon_vma)
-{
-	avc->vma = vma;
-	avc->anon_vma = anon_vma;
-	list_add(&avc->same_vma, &vma->anon_vma_chain);
-	anon_vma_lock(e, anon_vma);
-	list_add_tail(&avc->same_anon_vma, &anon_vma->head);
-	anon_vma_unlock(e, anon_vma);
-}
-
-static void unlink_anon_vmas(struct engine *e, struct vm_area_struct *vma);
 
 static int anon_vma_clone(struct engine *e, struct vm_area_struct *dst, struct vm_area_struct *src)
 {
@@ -87,49 +49,19 @@ static int anon_vma_fork(struct engine *e, struct vm_area_struct *vma, struct vm
 	/* Then add our own anon_vma. */
 	anon_vma = anon_vma_alloc_common(e);
 	if (!anon_vma)
-		return -ENOMEM; /* as in rc1: the cloned chain is not unlinked */
+		goto out_error;
 	avc = anon_vma_chain_alloc(e);
-	if (!avc) {
-		anon_vma_free_common(e, anon_vma);
-		return -ENOMEM;
-	}
+	if (!avc)
+		goto out_error_free_anon_vma;
 	anon_vma_chain_link(e, vma, avc, anon_vma);
 	/* Mark this anon_vma as the one where our new (COWed) pages go. */
 	vma->anon_vma = anon_vma;
 	return 0;
-}
 
-static void anon_vma_unlink(struct engine *e, struct anon_vma_chain *anon_vma_chain)
-{
-	struct anon_vma *anon_vma = anon_vma_chain->anon_vma;
-	if (!anon_vma)
-		return;
-	anon_vma_lock(e, anon_vma);
-	list_del(&anon_vma_chain->same_anon_vma);
-	/* We must garbage collect the anon_vma if it's empty */
-	bool empty = list_empty(&anon_vma->head);
-	anon_vma_unlock(e, anon_vma);
-	if (empty)
-		anon_vma_free_common(e, anon_vma);
-}
-
-static void unlink_anon_vmas(struct engine *e, struct vm_area_struct *vma)
-{
-	struct anon_vma_chain *avc, *next;
-	/* Unlink each anon_vma chained to the VMA. */
-	list_for_each_entry_safe(avc, next, &vma->anon_vma_chain, same_vma) {
-		anon_vma_unlink(e, avc);
-		list_del(&avc->same_vma);
-		anon_vma_chain_free(e, avc);
-	}
-}
-
-static void anon_vma_merge(struct engine *e, struct vm_area_struct *vma, struct vm_area_struct *next)
-{
-	if (vma->anon_vma != next->anon_vma)
-		engine_fault(e, "merge_mismatch", "anon_vma_merge: vma %d and next %d have different anon_vmas", vma->id,
-			     next->id);
-	unlink_anon_vmas(e, next);
+out_error_free_anon_vma:
+	anon_vma_free_common(e, anon_vma);
+out_error: /* as in rc1: the cloned chain is not unlinked (2.6.34 does) */
+	return -ENOMEM;
 }
 
 /* bug 3: "anon_vma_clone(importer, vma)": for mprotect cases 5 and 6 the
@@ -142,12 +74,6 @@ static int vma_adjust_import(struct engine *e, struct vm_area_struct *vma, struc
 		return -ENOMEM;
 	importer->anon_vma = exporter->anon_vma;
 	return 0;
-}
-
-static bool is_mergeable_anon_vma(struct anon_vma *anon_vma1, struct anon_vma *anon_vma2, struct vm_area_struct *vma)
-{
-	(void)vma;
-	return !anon_vma1 || !anon_vma2 || anon_vma1 == anon_vma2;
 }
 
 static void __page_set_anon_rmap(struct page *page, struct vm_area_struct *vma, unsigned long address)
@@ -173,55 +99,15 @@ static void page_add_anon_rmap(struct engine *e, struct page *page, struct vm_ar
 		__page_set_anon_rmap(page, vma, address);
 }
 
-static void page_move_anon_rmap(struct engine *e, struct page *page, struct vm_area_struct *vma)
-{
-	(void)e;
-	page->mapping = vma->anon_vma;
-}
-
-static void rmap_walk_anon(struct engine *e, struct page *page, struct rmap_walk_control *rwc)
-{
-	struct anon_vma *anon_vma = rwc->anon_vma;
-	struct anon_vma_chain *avc;
-	anon_vma_lock(e, anon_vma);
-	e->ws.anon_vmas_locked++;
-	if (!rmap_walk_begin(e, page, anon_vma)) {
-		anon_vma_unlock(e, anon_vma);
-		return;
-	}
-	list_for_each_entry(avc, &anon_vma->head, same_anon_vma) {
-		struct vm_area_struct *vma = avc->vma;
-		e->ws.vmas_scanned++;
-		unsigned long address = vma_address(page, vma);
-		if (!address)
-			continue;
-		if (!rwc->rmap_one(e, page, vma, address, rwc->arg))
-			break;
-	}
-	rmap_walk_end(e);
-	anon_vma_unlock(e, anon_vma);
-}
-
-static void check_avc_rc(struct engine *e)
-{
-	avc_check(e, true);
-}
-
 const struct rmap_ops rmap_avc_rc = {
 	.name = "avc-rc",
 	.release = "2.6.34-rc1..rc3: anon_vma_chain as merged (5beb49305251)",
 	.has_known_bugs = true,
-	.anon_vma_prepare = anon_vma_prepare,
+	.find_mergeable_anon_vma = find_mergeable_anon_vma,
 	.anon_vma_fork = anon_vma_fork,
 	.anon_vma_clone = anon_vma_clone,
-	.unlink_anon_vmas = unlink_anon_vmas,
-	.anon_vma_merge = anon_vma_merge,
 	.vma_adjust_import = vma_adjust_import,
-	.is_mergeable_anon_vma = is_mergeable_anon_vma,
 	.page_add_new_anon_rmap = page_add_new_anon_rmap,
 	.page_add_anon_rmap = page_add_anon_rmap,
-	.page_move_anon_rmap = page_move_anon_rmap,
-	.rmap_walk_anon = rmap_walk_anon,
-	.anon_vma_reaches = avc_list_reaches,
-	.check = check_avc_rc,
+	AVC_SHARED_OPS,
 };

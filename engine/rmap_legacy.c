@@ -182,6 +182,7 @@ static void check_legacy(struct engine *e)
 const struct rmap_ops rmap_legacy = {
 	.name = "legacy",
 	.release = "2.6.33: one anon_vma per fork family",
+	.find_mergeable_anon_vma = find_mergeable_anon_vma,
 	.anon_vma_prepare = anon_vma_prepare,
 	.anon_vma_fork = anon_vma_link,
 	.anon_vma_clone = vma_link_anon,

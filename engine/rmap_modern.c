@@ -441,6 +441,7 @@ static void check_modern(struct engine *e)
 const struct rmap_ops rmap_modern = {
 	.name = "modern",
 	.release = "6.1: root lock, refcounts, interval tree, anon_vma reuse",
+	.find_mergeable_anon_vma = find_mergeable_anon_vma,
 	.anon_vma_prepare = __anon_vma_prepare,
 	.anon_vma_fork = anon_vma_fork,
 	.anon_vma_clone = anon_vma_clone,
