@@ -1,19 +1,23 @@
 #include "frame.h"
 
+#include <zlib.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 uint32_t frame_crc32(const void *p, size_t n)
 {
-	const unsigned char *b = p;
-	uint32_t c = 0xffffffffu;
-	for (size_t i = 0; i < n; i++) {
-		c ^= b[i];
-		for (int k = 0; k < 8; k++)
-			c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
+	/* zlib's crc32 is IEEE 802.3's, as the wire format says */
+	uLong c = crc32(0L, Z_NULL, 0);
+	const Bytef *b = p;
+	while (n) {
+		uInt chunk = n > 0x40000000u ? 0x40000000u : (uInt)n;
+		c = crc32(c, b, chunk);
+		b += chunk;
+		n -= chunk;
 	}
-	return ~c;
+	return (uint32_t)c;
 }
 
 size_t frame_encode(char *buf, size_t len, unsigned seq, const char *payload)

@@ -64,10 +64,6 @@ void wl_unavailable(const char *name, const char *reason)
 	printf("unavailable %s %s\n", name, reason);
 }
 
-void wl_info(const char *key, const char *value)
-{
-	printf("info %s %s\n", key, value);
-}
 
 unsigned wl_rand(unsigned *s)
 {

@@ -73,7 +73,6 @@ const struct workload *workload_find(const char *name);
  *   info KEY VALUE...                                                   */
 void wl_metric(const char *name, double value, const char *unit);
 void wl_unavailable(const char *name, const char *reason);
-void wl_info(const char *key, const char *value);
 
 /* Helpers shared by workload bodies. */
 int wl_should_stop(const struct wl_ctx *ctx, const struct wl_slot *slot);

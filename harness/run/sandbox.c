@@ -150,10 +150,6 @@ static void kill9(pid_t pid)
 	kill(pid, SIGKILL);
 }
 
-int sandbox_count(struct sandbox *sb)
-{
-	return sb->version ? for_each_proc(sb->pids_dir, NULL) : 0;
-}
 
 int sandbox_kill_all(struct sandbox *sb)
 {

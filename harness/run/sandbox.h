@@ -20,8 +20,6 @@ struct sandbox {
 /* The cgroup root rmapbench uses: RMAPBENCH_CGROUP_NAME or "rmapbench". */
 int sandbox_create(struct sandbox *sb, const char *tag, long mem_limit_mib, long pids_max);
 int sandbox_attach(struct sandbox *sb, pid_t pid);
-/* Number of processes still inside. */
-int sandbox_count(struct sandbox *sb);
 /* SIGKILLs everything inside until it is empty; returns what was left. */
 int sandbox_kill_all(struct sandbox *sb);
 void sandbox_report(struct sandbox *sb, struct sample_set *out);
