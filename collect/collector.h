@@ -2,8 +2,8 @@
  * is released from its gate, stop() after it has been reaped. Whatever it
  * cannot measure it records as unavailable, with the reason.
  *
- * Adding one: a file collect/collect_NAME.c defining
- * `const struct collector coll_NAME`, and its line in collect/list.h. The
+ * Adding one: a file collect/collect_NAME.c defining `const struct
+ * collector coll_NAME`, and its line in collect/collectors.def. The
  * harness, config validation and the guest agent all read that one list. */
 #ifndef RMAPBENCH_COLLECTOR_H
 #define RMAPBENCH_COLLECTOR_H
@@ -33,10 +33,10 @@ struct collector {
 };
 
 #define COLLECTOR(name) extern const struct collector coll_##name;
-#include "list.h"
+#include "collectors.def"
 #undef COLLECTOR
 
-/* Every collector, in list.h's order, NULL-terminated. */
+/* Every collector, in collectors.def's order, NULL-terminated. */
 extern const struct collector *const collectors[];
 const struct collector *collector_find(const char *name);
 

@@ -1,4 +1,4 @@
-/* The one list of collectors (list.h), for the harness, the config's
+/* The one list of collectors (collectors.def), for the harness, the config's
  * validation and the guest agent. */
 #include "collector.h"
 
@@ -6,7 +6,7 @@
 
 const struct collector *const collectors[] = {
 #define COLLECTOR(name) &coll_##name,
-#include "list.h"
+#include "collectors.def"
 #undef COLLECTOR
 	NULL
 };

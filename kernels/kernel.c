@@ -1,4 +1,5 @@
 #include "kernel.h"
+#include "recipe.h"
 #include "paths.h"
 #include "util.h"
 
@@ -104,23 +105,11 @@ static int image_as_is(const char *path, struct kernel_info *k, char *err, size_
 
 int kernel_recipe_run(const char *label, struct kernel_info *k, char *err, size_t errlen)
 {
-	char dir[PATH_MAX], recipe[PATH_MAX + 80], script[PATH_MAX + 32];
-	if (kernel_recipes_dir(dir, sizeof(dir)) < 0) {
-		snprintf(err, errlen, "cannot find the kernels/ directory (set RMAPBENCH_KERNELS_DIR)");
+	char dir[PATH_MAX], script[PATH_MAX + 32];
+	struct kernel_recipe r;
+	if (kernel_recipe_load(label, &r, err, errlen) < 0 || kernel_recipes_dir(dir, sizeof(dir)) < 0)
 		return -1;
-	}
-	snprintf(recipe, sizeof(recipe), "%s/%s.kernel", dir, label);
-	char *text = rb_read_file(recipe, NULL);
-	if (!text) {
-		snprintf(err, errlen, "no kernel '%s': %s: %s", label, recipe, strerror(errno));
-		return -1;
-	}
-	const char *kind = strstr(text, "kind = build") ? "build" : strstr(text, "kind = package") ? "fetch" : NULL;
-	free(text);
-	if (!kind) {
-		snprintf(err, errlen, "%s: 'kind = build' or 'kind = package' is missing", recipe);
-		return -1;
-	}
+	const char *kind = !strcmp(r.kind, "build") ? "build" : "fetch";
 	snprintf(script, sizeof(script), "%s/%s.sh", dir, kind);
 	/* The script's stdout is the cache directory; its stderr is progress,
 	 * passed on as it comes, and on failure one line saying why, which

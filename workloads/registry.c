@@ -1,11 +1,20 @@
-/* Every workload, by name. Adding one: a file with its record, a line here. */
+/* Every workload, by name. Adding one: a file with its record, a line in
+ * workloads.def. (Workloads that are not ours, such as stress-ng, register in
+ * harness/run/external.c.) */
 #include "workload.h"
 
 #include <string.h>
 
-extern const struct workload wl_aim7, wl_forkstorm, wl_cowstorm, wl_reclaim;
+#define WORKLOAD(name) extern const struct workload wl_##name;
+#include "workloads.def"
+#undef WORKLOAD
 
-const struct workload *const workloads[] = { &wl_aim7, &wl_forkstorm, &wl_cowstorm, &wl_reclaim, NULL };
+const struct workload *const workloads[] = {
+#define WORKLOAD(name) &wl_##name,
+#include "workloads.def"
+#undef WORKLOAD
+	NULL
+};
 
 const struct workload *workload_find(const char *name)
 {

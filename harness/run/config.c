@@ -1,16 +1,17 @@
 #include "config.h"
 #include "util.h"
+#include "collector.h"
+#include "external.h"
 #include "workload.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Workloads that are not ours but run as points beside ours. */
-static const char *const external_workloads[] = { "stress-ng-fork", NULL };
-static const char *const known_collectors[] = { "cpu", "lock", "pfm", "vmstat", "rmap", NULL };
 static const char *const known_targets[] = { "host", "vm", NULL };
 static const char *const known_accels[] = { "auto", "kvm", "tcg", NULL };
 
@@ -31,8 +32,8 @@ void config_defaults(struct config *c)
 	snprintf(c->vm_accel, sizeof(c->vm_accel), "auto");
 	c->vm_boot_timeout_s = 60;
 	c->cooldown_s = 0;
-	for (int i = 0; known_collectors[i]; i++)
-		snprintf(c->collectors[c->n_collectors++], sizeof(c->collectors[0]), "%s", known_collectors[i]);
+	for (int i = 0; collectors[i] && c->n_collectors < (int)ARRAY_SIZE(c->collectors); i++)
+		snprintf(c->collectors[c->n_collectors++], sizeof(c->collectors[0]), "%s", collectors[i]->name);
 	snprintf(c->pfm_events[0], sizeof(c->pfm_events[0]), "PAGE-FAULTS");
 	snprintf(c->pfm_events[1], sizeof(c->pfm_events[1]), "CONTEXT-SWITCHES");
 	snprintf(c->pfm_events[2], sizeof(c->pfm_events[2]), "CPU-MIGRATIONS");
@@ -93,140 +94,212 @@ static int split(char *v, char **tok, int max)
 	return n;
 }
 
-static int set_key(struct config *c, const char *key, char *val, char *err, size_t errlen)
+/* "a, b, c" of a registry's names, for messages. */
+static void names_of(char *buf, size_t len, const char *(*name)(int i))
+{
+	buf[0] = 0;
+	for (int i = 0; name(i); i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? ", " : "", name(i));
+}
+
+static const char *workload_name(int i)
+{
+	int nw = 0;
+	while (workloads[nw])
+		nw++;
+	return i < nw ? workloads[i]->name : external_workloads[i - nw] ? external_workloads[i - nw]->name : NULL;
+}
+
+static const char *collector_name(int i)
+{
+	return collectors[i] ? collectors[i]->name : NULL;
+}
+
+static int set_workloads(struct config *c, char *val, char *err, size_t errlen)
+{
+	char *tok[CFG_MAX_LIST], names[300];
+	int n = split(val, tok, (int)ARRAY_SIZE(c->workloads));
+	if (n <= 0) {
+		snprintf(err, errlen, n ? "at most %zu workloads" : "no workload named", ARRAY_SIZE(c->workloads));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		if (!workload_find(tok[i]) && !external_workload_find(tok[i])) {
+			names_of(names, sizeof(names), workload_name);
+			snprintf(err, errlen, "unknown workload '%s' (%s)", tok[i], names);
+			return -1;
+		}
+		snprintf(c->workloads[i], sizeof(c->workloads[i]), "%s", tok[i]);
+	}
+	c->n_workloads = n;
+	return 0;
+}
+
+static int set_users(struct config *c, char *val, char *err, size_t errlen)
 {
 	char *tok[CFG_MAX_LIST];
-	int n;
-	long l;
-	if (!strcmp(key, "name")) {
-		snprintf(c->name, sizeof(c->name), "%s", val);
-	} else if (!strcmp(key, "description")) {
-		snprintf(c->description, sizeof(c->description), "%s", val);
-	} else if (!strcmp(key, "target")) {
-		if (!in_list(known_targets, val)) {
-			snprintf(err, errlen, "unknown target '%s' (host, vm)", val);
-			return -1;
-		}
-		snprintf(c->target, sizeof(c->target), "%s", val);
-	} else if (!strcmp(key, "workloads") || !strcmp(key, "workload")) {
-		n = split(val, tok, 8);
-		if (n <= 0) {
-			snprintf(err, errlen, n ? "at most 8 workloads" : "no workload named");
-			return -1;
-		}
-		for (int i = 0; i < n; i++) {
-			if (!workload_find(tok[i]) && !in_list(external_workloads, tok[i])) {
-				snprintf(err, errlen, "unknown workload '%s' (aim7, forkstorm, cowstorm, reclaim, stress-ng-fork)",
-					 tok[i]);
-				return -1;
-			}
-			snprintf(c->workloads[i], sizeof(c->workloads[i]), "%s", tok[i]);
-		}
-		c->n_workloads = n;
-	} else if (!strcmp(key, "users")) {
-		n = split(val, tok, CFG_MAX_LIST);
-		if (n <= 0) {
-			snprintf(err, errlen, n ? "at most %d users points" : "no users points", CFG_MAX_LIST);
-			return -1;
-		}
-		for (int i = 0; i < n; i++)
-			if (parse_long(tok[i], 1, 30000, &c->users[i], err, errlen) < 0)
-				return -1;
-		c->n_users = n;
-	} else if (!strcmp(key, "repetitions")) {
-		if (parse_long(val, 1, 1000, &l, err, errlen) < 0)
-			return -1;
-		c->repetitions = (int)l;
-	} else if (!strcmp(key, "mem_limit_mib")) {
-		return parse_long(val, 0, 1L << 22, &c->mem_limit_mib, err, errlen);
-	} else if (!strcmp(key, "pids_max")) {
-		return parse_long(val, 0, 4194304, &c->pids_max, err, errlen);
-	} else if (!strcmp(key, "swap_mib")) {
-		return parse_long(val, 0, 65536, &c->swap_mib, err, errlen);
-	} else if (!strcmp(key, "stress_ng")) {
-		snprintf(c->stress_ng, sizeof(c->stress_ng), "%s", val);
-	} else if (!strcmp(key, "collectors")) {
-		n = split(val, tok, 8);
-		if (n < 0) {
-			snprintf(err, errlen, "too many collectors");
-			return -1;
-		}
-		for (int i = 0; i < n; i++) {
-			if (!in_list(known_collectors, tok[i])) {
-				snprintf(err, errlen, "unknown collector '%s' (cpu, lock, pfm, vmstat, rmap)", tok[i]);
-				return -1;
-			}
-			snprintf(c->collectors[i], sizeof(c->collectors[i]), "%s", tok[i]);
-		}
-		c->n_collectors = n;
-	} else if (!strcmp(key, "pfm_events")) {
-		n = split(val, tok, 16);
-		if (n < 0) {
-			snprintf(err, errlen, "at most 16 pfm events");
-			return -1;
-		}
-		for (int i = 0; i < n; i++)
-			snprintf(c->pfm_events[i], sizeof(c->pfm_events[i]), "%s", tok[i]);
-		c->n_pfm_events = n;
-	} else if (!strcmp(key, "point_timeout_s")) {
-		return parse_double(val, 1, 86400, &c->point_timeout_s, err, errlen);
-	} else if (!strcmp(key, "kernel")) {
-		if (!*val || strlen(val) >= sizeof(c->kernel)) {
-			snprintf(err, errlen, "a kernel label (kernels/*.kernel) or an image path");
-			return -1;
-		}
-		snprintf(c->kernel, sizeof(c->kernel), "%s", val);
-	} else if (!strcmp(key, "vm_mem_mib")) {
-		return parse_long(val, 64, 1L << 20, &c->vm_mem_mib, err, errlen);
-	} else if (!strcmp(key, "vm_cpus")) {
-		if (parse_long(val, 1, 64, &l, err, errlen) < 0)
-			return -1;
-		c->vm_cpus = (int)l;
-	} else if (!strcmp(key, "vm_zram_mib")) {
-		return parse_long(val, 0, 1L << 20, &c->vm_zram_mib, err, errlen);
-	} else if (!strcmp(key, "vm_accel")) {
-		if (!in_list(known_accels, val)) {
-			snprintf(err, errlen, "unknown vm_accel '%s' (auto, kvm, tcg)", val);
-			return -1;
-		}
-		snprintf(c->vm_accel, sizeof(c->vm_accel), "%s", val);
-	} else if (!strcmp(key, "vm_boot_timeout_s")) {
-		return parse_double(val, 1, 86400, &c->vm_boot_timeout_s, err, errlen);
-	} else if (!strcmp(key, "vm_timeout_s")) {
-		return parse_double(val, 0, 86400, &c->vm_timeout_s, err, errlen);
-	} else if (!strcmp(key, "vm_cmdline")) {
-		snprintf(c->vm_cmdline, sizeof(c->vm_cmdline), "%s", val);
-	} else if (!strcmp(key, "cooldown_s")) {
-		return parse_double(val, 0, 3600, &c->cooldown_s, err, errlen);
-	} else {
-		/* A workload parameter: checked by the workloads' own table. */
-		struct wl_params probe;
-		char why[200];
-		wl_params_default(&probe);
-		if (wl_params_set(&probe, key, val, why, sizeof(why)) < 0) {
-			if (!strncmp(why, "unknown parameter", 17))
-				snprintf(err, errlen, "unknown key '%s'", key);
-			else
-				snprintf(err, errlen, "%s", why);
-			return -1;
-		}
-		int i;
-		for (i = 0; i < c->n_params && strcmp(c->params[i][0], key); i++)
-			;
-		if (i == CFG_MAX_PARAMS) {
-			snprintf(err, errlen, "too many workload parameters");
-			return -1;
-		}
-		if (strlen(val) >= sizeof(c->params[i][1])) {
-			snprintf(err, errlen, "value too long");
-			return -1;
-		}
-		snprintf(c->params[i][0], sizeof(c->params[i][0]), "%s", key);
-		snprintf(c->params[i][1], sizeof(c->params[i][1]), "%s", val);
-		if (i == c->n_params)
-			c->n_params++;
+	int n = split(val, tok, CFG_MAX_LIST);
+	if (n <= 0) {
+		snprintf(err, errlen, n ? "at most %d users points" : "no users points", CFG_MAX_LIST);
+		return -1;
 	}
+	for (int i = 0; i < n; i++)
+		if (parse_long(tok[i], 1, 30000, &c->users[i], err, errlen) < 0)
+			return -1;
+	c->n_users = n;
 	return 0;
+}
+
+static int set_collectors(struct config *c, char *val, char *err, size_t errlen)
+{
+	char *tok[CFG_MAX_LIST], names[200];
+	int n = split(val, tok, (int)ARRAY_SIZE(c->collectors));
+	if (n < 0) {
+		snprintf(err, errlen, "too many collectors");
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		if (!collector_find(tok[i])) {
+			names_of(names, sizeof(names), collector_name);
+			snprintf(err, errlen, "unknown collector '%s' (%s)", tok[i], names);
+			return -1;
+		}
+		snprintf(c->collectors[i], sizeof(c->collectors[i]), "%s", tok[i]);
+	}
+	c->n_collectors = n;
+	return 0;
+}
+
+static int set_pfm_events(struct config *c, char *val, char *err, size_t errlen)
+{
+	char *tok[CFG_MAX_LIST];
+	int n = split(val, tok, (int)ARRAY_SIZE(c->pfm_events));
+	if (n < 0) {
+		snprintf(err, errlen, "at most %zu pfm events", ARRAY_SIZE(c->pfm_events));
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		snprintf(c->pfm_events[i], sizeof(c->pfm_events[i]), "%s", tok[i]);
+	c->n_pfm_events = n;
+	return 0;
+}
+
+/* The harness's keys, one row each: where the value goes and what it may
+ * be. Any other key is a workload parameter (workloads/params.c). */
+enum key_kind { K_TEXT, K_CHOICE, K_LONG, K_INT, K_DOUBLE, K_LIST };
+static const struct key {
+	const char *name;
+	enum key_kind kind;
+	size_t off, size;
+	double lo, hi;                     /* K_LONG, K_INT, K_DOUBLE */
+	const char *const *choices;        /* K_CHOICE */
+	int (*set)(struct config *c, char *val, char *err, size_t errlen); /* K_LIST */
+	bool required;                     /* K_TEXT: not empty */
+} keys[] = {
+#define AT(field) offsetof(struct config, field), sizeof(((struct config *)0)->field)
+	{ "name", K_TEXT, AT(name), 0, 0, NULL, NULL, false },
+	{ "description", K_TEXT, AT(description), 0, 0, NULL, NULL, false },
+	{ "target", K_CHOICE, AT(target), 0, 0, known_targets, NULL, false },
+	{ "workloads", K_LIST, 0, 0, 0, 0, NULL, set_workloads, false },
+	{ "workload", K_LIST, 0, 0, 0, 0, NULL, set_workloads, false },
+	{ "users", K_LIST, 0, 0, 0, 0, NULL, set_users, false },
+	{ "repetitions", K_INT, AT(repetitions), 1, 1000, NULL, NULL, false },
+	{ "mem_limit_mib", K_LONG, AT(mem_limit_mib), 0, 1L << 22, NULL, NULL, false },
+	{ "pids_max", K_LONG, AT(pids_max), 0, 4194304, NULL, NULL, false },
+	{ "swap_mib", K_LONG, AT(swap_mib), 0, 65536, NULL, NULL, false },
+	{ "stress_ng", K_TEXT, AT(stress_ng), 0, 0, NULL, NULL, false },
+	{ "collectors", K_LIST, 0, 0, 0, 0, NULL, set_collectors, false },
+	{ "pfm_events", K_LIST, 0, 0, 0, 0, NULL, set_pfm_events, false },
+	{ "point_timeout_s", K_DOUBLE, AT(point_timeout_s), 1, 86400, NULL, NULL, false },
+	{ "kernel", K_TEXT, AT(kernel), 0, 0, NULL, NULL, true },
+	{ "vm_mem_mib", K_LONG, AT(vm_mem_mib), 64, 1L << 20, NULL, NULL, false },
+	{ "vm_cpus", K_INT, AT(vm_cpus), 1, 64, NULL, NULL, false },
+	{ "vm_zram_mib", K_LONG, AT(vm_zram_mib), 0, 1L << 20, NULL, NULL, false },
+	{ "vm_accel", K_CHOICE, AT(vm_accel), 0, 0, known_accels, NULL, false },
+	{ "vm_boot_timeout_s", K_DOUBLE, AT(vm_boot_timeout_s), 1, 86400, NULL, NULL, false },
+	{ "vm_timeout_s", K_DOUBLE, AT(vm_timeout_s), 0, 86400, NULL, NULL, false },
+	{ "vm_cmdline", K_TEXT, AT(vm_cmdline), 0, 0, NULL, NULL, false },
+	{ "cooldown_s", K_DOUBLE, AT(cooldown_s), 0, 3600, NULL, NULL, false },
+#undef AT
+};
+
+static int set_param(struct config *c, const char *key, char *val, char *err, size_t errlen)
+{
+	/* A workload parameter: checked by the workloads' own table. */
+	struct wl_params probe;
+	char why[200];
+	wl_params_default(&probe);
+	if (wl_params_set(&probe, key, val, why, sizeof(why)) < 0) {
+		if (!strncmp(why, "unknown parameter", 17))
+			snprintf(err, errlen, "unknown key '%s'", key);
+		else
+			snprintf(err, errlen, "%s", why);
+		return -1;
+	}
+	int i;
+	for (i = 0; i < c->n_params && strcmp(c->params[i][0], key); i++)
+		;
+	if (i == CFG_MAX_PARAMS) {
+		snprintf(err, errlen, "too many workload parameters");
+		return -1;
+	}
+	if (strlen(val) >= sizeof(c->params[i][1])) {
+		snprintf(err, errlen, "value too long");
+		return -1;
+	}
+	snprintf(c->params[i][0], sizeof(c->params[i][0]), "%s", key);
+	snprintf(c->params[i][1], sizeof(c->params[i][1]), "%s", val);
+	if (i == c->n_params)
+		c->n_params++;
+	return 0;
+}
+
+static int set_key(struct config *c, const char *key, char *val, char *err, size_t errlen)
+{
+	const struct key *k = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(keys) && !k; i++)
+		if (!strcmp(keys[i].name, key))
+			k = &keys[i];
+	if (!k)
+		return set_param(c, key, val, err, errlen);
+	char *field = (char *)c + k->off;
+	long l;
+	switch (k->kind) {
+	case K_TEXT:
+		if (k->required && !*val) {
+			snprintf(err, errlen, "a value is required");
+			return -1;
+		}
+		if (strlen(val) >= k->size) {
+			snprintf(err, errlen, "longer than %zu characters", k->size - 1);
+			return -1;
+		}
+		snprintf(field, k->size, "%s", val);
+		return 0;
+	case K_CHOICE:
+		if (!in_list(k->choices, val)) {
+			char names[120] = "";
+			for (int i = 0; k->choices[i]; i++)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
+					 k->choices[i]);
+			snprintf(err, errlen, "unknown %s '%s' (%s)", k->name, val, names);
+			return -1;
+		}
+		snprintf(field, k->size, "%s", val);
+		return 0;
+	case K_LONG:
+		return parse_long(val, (long)k->lo, (long)k->hi, (long *)(void *)field, err, errlen);
+	case K_INT:
+		if (parse_long(val, (long)k->lo, (long)k->hi, &l, err, errlen) < 0)
+			return -1;
+		*(int *)(void *)field = (int)l;
+		return 0;
+	case K_DOUBLE:
+		return parse_double(val, k->lo, k->hi, (double *)(void *)field, err, errlen);
+	case K_LIST:
+		return k->set(c, val, err, errlen);
+	}
+	return -1;
 }
 
 /* One "key = value" line; returns -1 with the message (no location). */

@@ -8,6 +8,7 @@
  */
 #include "point.h"
 #include "collector.h"
+#include "external.h"
 #include "progress.h"
 #include "sandbox.h"
 #include "signals.h"
@@ -33,31 +34,11 @@ static double param_double(const struct config *cfg, const char *key, double dfl
 }
 
 int point_argv(const struct point_env *env, const struct point_spec *ps, char **argv, char store[][POINT_ARG_LEN],
-		      char *params, size_t plen)
+	       char *params, size_t plen)
 {
 	const struct config *cfg = env->cfg;
 	int n = 0, s = 0;
 	size_t used = 0;
-	if (!strcmp(ps->workload, "stress-ng-fork")) {
-		/* The same process count and duration as the fork storm beside it. */
-		double dur = param_double(cfg, "duration_s", 0);
-		if (dur <= 0)
-			dur = 10;
-		argv[n++] = "stress-ng";
-		argv[n++] = "--fork";
-		snprintf(store[s], POINT_ARG_LEN, "%ld", ps->users);
-		argv[n++] = store[s++];
-		argv[n++] = "--timeout";
-		snprintf(store[s], POINT_ARG_LEN, "%.0fs", dur);
-		argv[n++] = store[s++];
-		argv[n++] = "-Y";
-		argv[n++] = store[s]; /* filled by the caller: the YAML path */
-		s++;
-		argv[n++] = "--metrics-brief";
-		argv[n] = NULL;
-		snprintf(params, plen, "stress-ng --fork %ld --timeout %.0fs", ps->users, dur);
-		return s - 1;
-	}
 	argv[n++] = (char *)env->load_path;
 	argv[n++] = (char *)ps->workload;
 	snprintf(store[s], POINT_ARG_LEN, "users=%ld", ps->users);
@@ -77,7 +58,7 @@ int point_argv(const struct point_env *env, const struct point_spec *ps, char **
 		argv[n++] = store[s++];
 	}
 	argv[n] = NULL;
-	return -1;
+	return 0;
 }
 
 /* The last lines of the point's log, for the error column. */
@@ -113,12 +94,13 @@ int point_run(const struct point_env *env, const struct point_spec *ps, struct p
 	rb_utc_now(out->started, sizeof(out->started));
 
 	snprintf(logpath, sizeof(logpath), "%s/point-%03d.log", env->log_dir, ps->seq);
-	snprintf(yaml, sizeof(yaml), "%s/point-%03d-stress-ng.yaml", env->log_dir, ps->seq);
+	snprintf(yaml, sizeof(yaml), "%s/point-%03d-%s.out", env->log_dir, ps->seq, ps->workload);
 	snprintf(sng_yaml, sizeof(sng_yaml), "%s/point-%03d-companion.yaml", env->log_dir, ps->seq);
-	int yaml_slot = point_argv(env, ps, argv, store, out->params, sizeof(out->params));
-	int external = yaml_slot >= 0;
-	if (external)
-		snprintf(store[yaml_slot], POINT_ARG_LEN, "%s", yaml);
+	const struct external_workload *ext = external_workload_find(ps->workload);
+	if (ext)
+		ext->argv(cfg, ps->users, yaml, argv, store, out->params, sizeof(out->params));
+	else
+		point_argv(env, ps, argv, store, out->params, sizeof(out->params));
 
 	long mem = cfg->mem_limit_mib ? cfg->mem_limit_mib : sandbox_default_mem_mib();
 	long pids = cfg->pids_max ? cfg->pids_max : sandbox_default_pids(ps->users);
@@ -157,7 +139,7 @@ int point_run(const struct point_env *env, const struct point_spec *ps, struct p
 			;
 		if (go != 'g')
 			_exit(126); /* the harness gave up before release */
-		if (external)
+		if (ext)
 			execvp(argv[0], argv);
 		else
 			execv(argv[0], argv);
@@ -228,7 +210,7 @@ int point_run(const struct point_env *env, const struct point_spec *ps, struct p
 			}
 			line[ll] = 0;
 			ll = 0;
-			if (!external && line[0])
+			if (!ext && line[0])
 				ss_parse_line(&out->ss, line, "");
 		}
 	}
@@ -251,14 +233,8 @@ int point_run(const struct point_env *env, const struct point_spec *ps, struct p
 		cctx[i].wall_s = wall;
 		used[i]->stop(&cctx[i]);
 	}
-	if (external) {
-		char ver[64];
-		if (stressng_version(ver, sizeof(ver)) == 0)
-			ss_attr(&out->ss, "stress_ng_version", "%s", ver);
-		if (stressng_parse_yaml(yaml, &out->ss, 1) < 0 && !killed)
-			snprintf(out->error, sizeof(out->error), "stress-ng wrote no metrics to %s", yaml);
-		ss_add(&out->ss, "users", (double)ps->users, "users");
-	}
+	if (ext && ext->collect(yaml, ps->users, &out->ss) < 0 && !killed)
+		snprintf(out->error, sizeof(out->error), "%s wrote no metrics to %s", ext->program, yaml);
 	companion_stop(&comp, &out->ss);
 	sandbox_report(&sb, &out->ss);
 	int left = sandbox_kill_all(&sb);

@@ -34,9 +34,9 @@ struct point_out {
 #define POINT_MAX_ARGS 64
 #define POINT_ARG_LEN 1100
 
-/* argv for the point and the text recorded as its params; for an external
- * workload (stress-ng) the index of the slot the caller fills with its
- * YAML path, else -1. argv[0] is env->load_path. */
+/* argv for a point of one of our workloads (external ones have their own,
+ * external.h) and the text recorded as its params. argv[0] is
+ * env->load_path. */
 int point_argv(const struct point_env *env, const struct point_spec *ps, char **argv, char store[][POINT_ARG_LEN],
 	       char *params, size_t plen);
 

@@ -3,6 +3,7 @@
  * it in one transaction. */
 #include "suite.h"
 #include "db.h"
+#include "external.h"
 #include "kernel.h"
 #include "point.h"
 #include "progress.h"
@@ -49,16 +50,6 @@ static void kernel_config_hash(const char *release, char *buf, size_t len)
 		snprintf(buf, len, "fnv1a64:%016llx", (unsigned long long)h);
 }
 
-static int needs_stress_ng(const struct config *cfg)
-{
-	if (cfg->stress_ng[0])
-		return 1;
-	for (int i = 0; i < cfg->n_workloads; i++)
-		if (!strcmp(cfg->workloads[i], "stress-ng-fork"))
-			return 1;
-	return 0;
-}
-
 static void summary_line(const struct point_spec *ps, const struct point_out *po, int total)
 {
 	const struct sample *jpm = ss_find(&po->ss, "jobs_per_min");
@@ -100,18 +91,28 @@ int run_suite(struct config *cfg, const char *db_path, struct suite_result *res)
 				 cfg->path);
 			return 1;
 		}
-		for (int i = 0; i < cfg->n_workloads; i++)
-			if (!strcmp(cfg->workloads[i], "stress-ng-fork")) {
-				rb_error("%s: stress-ng-fork runs on the host target only", cfg->path);
+		for (int i = 0; i < cfg->n_workloads; i++) {
+			const struct external_workload *x = external_workload_find(cfg->workloads[i]);
+			if (x && x->host_only) {
+				rb_error("%s: %s runs on the host target only", cfg->path, x->name);
 				return 1;
 			}
+		}
 		if (kernel_prepare(cfg->kernel, &kernel, err, sizeof(err)) < 0) {
 			rb_error("%s: kernel = %s: %s", cfg->path, cfg->kernel, err);
 			return 1;
 		}
 	}
-	if (needs_stress_ng(cfg) && !rb_have_program("stress-ng")) {
-		rb_error("%s: needs stress-ng, which is not installed (scripts/deps.sh installs it)", cfg->path);
+	for (int i = 0; i < cfg->n_workloads; i++) {
+		const struct external_workload *x = external_workload_find(cfg->workloads[i]);
+		if (x && !rb_have_program(x->program)) {
+			rb_error("%s: workload %s needs %s, which is not installed (scripts/deps.sh installs it)",
+				 cfg->path, x->name, x->program);
+			return 1;
+		}
+	}
+	if (cfg->stress_ng[0] && !rb_have_program("stress-ng")) {
+		rb_error("%s: stress_ng needs stress-ng, which is not installed (scripts/deps.sh installs it)", cfg->path);
 		return 1;
 	}
 	struct db db;

@@ -13,7 +13,7 @@ while IFS=': ' read -r folder rest; do
 done < <(make -s --no-print-directory print-layers)
 [[ ${#allowed[@]} -ge 8 ]] || { echo "make print-layers listed ${#allowed[@]} layers"; exit 1; }
 for folder in "${!allowed[@]}"; do
-	for src in "$folder"/*.c "$folder"/*.h "$folder"/*.cc; do
+	for src in "$folder"/*.c "$folder"/*.h "$folder"/*.cc "$folder"/*.def; do
 		[[ -f $src ]] || continue
 		while IFS= read -r inc; do
 			h=${inc#*\"}

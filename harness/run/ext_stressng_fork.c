@@ -1,0 +1,51 @@
+/* stress-ng-fork: `stress-ng --fork USERS` for duration_s, the yardstick
+ * the fork storm is measured against. Bogo-ops are not comparable across
+ * stress-ng versions, so its version goes with every point. */
+#include "external.h"
+#include "stressng.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static void sng_fork_argv(const struct config *cfg, long users, const char *out_path, char **argv,
+			  char store[][POINT_ARG_LEN], char *params, size_t plen)
+{
+	/* The same process count and duration as the fork storm beside it. */
+	const char *d = config_param(cfg, "duration_s");
+	double dur = d ? strtod(d, NULL) : 0;
+	if (dur <= 0)
+		dur = 10;
+	int n = 0, s = 0;
+	argv[n++] = "stress-ng";
+	argv[n++] = "--fork";
+	snprintf(store[s], POINT_ARG_LEN, "%ld", users);
+	argv[n++] = store[s++];
+	argv[n++] = "--timeout";
+	snprintf(store[s], POINT_ARG_LEN, "%.0fs", dur);
+	argv[n++] = store[s++];
+	argv[n++] = "-Y";
+	snprintf(store[s], POINT_ARG_LEN, "%s", out_path);
+	argv[n++] = store[s++];
+	argv[n++] = "--metrics-brief";
+	argv[n] = NULL;
+	snprintf(params, plen, "stress-ng --fork %ld --timeout %.0fs", users, dur);
+}
+
+static int sng_fork_collect(const char *out_path, long users, struct sample_set *ss)
+{
+	char ver[64];
+	if (stressng_version(ver, sizeof(ver)) == 0)
+		ss_attr(ss, "stress_ng_version", "%s", ver);
+	int rc = stressng_parse_yaml(out_path, ss, 1);
+	ss_add(ss, "users", (double)users, "users");
+	return rc;
+}
+
+const struct external_workload ext_stressng_fork = {
+	.name = "stress-ng-fork",
+	.summary = "stress-ng --fork USERS for duration_s: the fork storm's yardstick",
+	.program = "stress-ng",
+	.host_only = true,
+	.argv = sng_fork_argv,
+	.collect = sng_fork_collect,
+};

@@ -1,0 +1,23 @@
+/* A kernel recipe, kernels/LABEL.kernel: "key = value" lines and '#'
+ * comments, read by key (the scripts, fetch.sh and build.sh, read the same
+ * keys through lib.sh). Adding a kernel: a new LABEL.kernel; see README. */
+#ifndef RMAPBENCH_RECIPE_H
+#define RMAPBENCH_RECIPE_H
+
+#include <stddef.h>
+
+struct kernel_recipe {
+	char path[1100];
+	char kind[16];         /* build (build.sh) | package (fetch.sh) */
+	char source[64];       /* build: the Debian source package */
+	char fragments[512];   /* build: config fragments over tinyconfig */
+	char patches[512];     /* build: patches, applied in order */
+	char package[128];     /* package: the Debian kernel image package */
+	char modules[256];     /* package: modules the guest agent loads */
+};
+
+/* Reads the recipe of LABEL from the recipes directory: 0, or -1 with
+ * "FILE:LINE: ..." (an unknown key, a missing '=', no kind) in err. */
+int kernel_recipe_load(const char *label, struct kernel_recipe *r, char *err, size_t errlen);
+
+#endif
