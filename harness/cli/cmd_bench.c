@@ -5,6 +5,7 @@
  * calibration file. The JSON is read with SQLite's own JSON functions. */
 #include "commands.h"
 #include "db.h"
+#include "flags.h"
 #include "query.h"
 #include "paths.h"
 #include "record.h"
@@ -175,27 +176,26 @@ static int import(struct db *db, int64_t run, const char *json_path, const char 
 
 int cmd_bench(int argc, char **argv, const char *db_path)
 {
-	const char *filter = ".", *reps = "5", *min_time = "0.2";
-	for (int i = 0; i < argc; i++) {
-		if ((!strcmp(argv[i], "--repetitions") || !strcmp(argv[i], "--min-time")) && i + 1 < argc) {
-			char *end;
-			double v = strtod(argv[i + 1], &end);
-			if (*end || v <= 0 || (argv[i][2] == 'r' && (v != (long)v || v > 1000))) {
-				rb_error("%s %s: expected a positive %s", argv[i], argv[i + 1],
-					 argv[i][2] == 'r' ? "integer" : "number of seconds");
-				return 2;
-			}
-			if (argv[i][2] == 'r')
-				reps = argv[++i];
-			else
-				min_time = argv[++i];
-		} else if (argv[i][0] == '-') {
-			rb_error("bench: unknown option '%s' (bench [FILTER] [--repetitions R] [--min-time S])", argv[i]);
-			return 2;
-		} else {
-			filter = argv[i];
-		}
+	const char *filter = ".", *pos[1];
+	unsigned long repetitions = 5;
+	double min_time_s = 0.2;
+	int npos;
+	const struct flag flags[] = {
+		{ "--repetitions", FLAG_ULONG, &repetitions, 1000, 0, NULL },
+		{ "--min-time", FLAG_DOUBLE, &min_time_s, 3600, 0, NULL },
+		{ NULL, 0, NULL, 0, 0, NULL },
+	};
+	if (flags_parse("bench", flags, argc, argv, pos, 1, &npos) < 0)
+		return 2;
+	if (!repetitions) {
+		rb_error("bench: --repetitions 0: expected a positive integer");
+		return 2;
 	}
+	if (npos)
+		filter = pos[0];
+	char reps[32], min_time[32];
+	snprintf(reps, sizeof(reps), "%lu", repetitions);
+	snprintf(min_time, sizeof(min_time), "%g", min_time_s);
 	char bin[PATH_MAX + 32], err[1200];
 	if (rb_sibling_binary("RMAPBENCH_BENCH", "rmapbench-bench", bin, sizeof(bin)) < 0) {
 		rb_error("the benchmark binary is missing (run 'make')");

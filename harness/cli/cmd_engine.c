@@ -5,6 +5,8 @@
 #include "commands.h"
 #include "db.h"
 #include "engine.h"
+#include "escape.h"
+#include "flags.h"
 #include "fuzz.h"
 #include "record.h"
 #include "report.h"
@@ -48,118 +50,39 @@ static int usage(const char *msg)
 	return 2;
 }
 
-static int parse_ul(const char *flag, const char *v, unsigned long max, unsigned long *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long x = strtoul(v, &end, 10);
-	if (errno || end == v || *end || x > max || v[0] == '-') {
-		rb_error("%s %s: expected an integer from 0 to %lu", flag, v, max);
-		return -1;
-	}
-	*out = x;
-	return 0;
-}
-
-/* N or N,N,...: the values of a sweep */
-static int parse_list(const char *flag, const char *v, unsigned long max, unsigned long *out, size_t cap, int *n)
-{
-	char buf[256];
-	snprintf(buf, sizeof(buf), "%s", v);
-	*n = 0;
-	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if ((size_t)*n == cap) {
-			rb_error("%s %s: at most %zu values", flag, v, cap);
-			return -1;
-		}
-		if (parse_ul(flag, tok, max, &out[*n]) < 0)
-			return -1;
-		++*n;
-	}
-	if (!*n) {
-		rb_error("%s '%s': expected an integer or a comma-separated list", flag, v);
-		return -1;
-	}
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct eargs *a)
 {
 	size_t used = 0;
 	for (int i = 0; i < argc; i++)
 		used += (size_t)snprintf(a->cmdline + used, used < sizeof(a->cmdline) ? sizeof(a->cmdline) - used : 0,
 					 "%s%s", i ? " " : "", argv[i]);
-	for (int i = 1; i < argc; i++) {
-		const char *f = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		unsigned long x;
-		bool takes = !strcmp(f, "--variant") || !strcmp(f, "--children") || !strcmp(f, "--pages") ||
-			     !strcmp(f, "--users") ||
-			     !strcmp(f, "--ops") || !strcmp(f, "--seconds") || !strcmp(f, "--seed") ||
-			     !strcmp(f, "--trace-out") || !strcmp(f, "--until");
-		if (takes && !v) {
-			rb_error("%s needs a value", f);
-			return -1;
-		}
-		if (!strcmp(f, "--variant")) {
-			a->variant = v;
-		} else if (!strcmp(f, "--children")) {
-			if (parse_list(f, v, 1000000, a->children, ARRAY_SIZE(a->children), &a->nchildren) < 0)
-				return -1;
-		} else if (!strcmp(f, "--users")) {
-			if (parse_ul(f, v, 8, &a->users) < 0)
-				return -1;
-		} else if (!strcmp(f, "--pages")) {
-			if (parse_ul(f, v, 1000000, &a->pages) < 0)
-				return -1;
-		} else if (!strcmp(f, "--ops")) {
-			if (parse_ul(f, v, 1UL << 40, &a->ops) < 0)
-				return -1;
-		} else if (!strcmp(f, "--seconds")) {
-			if (parse_ul(f, v, 86400, &x) < 0)
-				return -1;
-			a->seconds = (double)x;
-		} else if (!strcmp(f, "--seed")) {
-			if (parse_ul(f, v, 4294967295UL, &x) < 0)
-				return -1;
-			a->seed = (unsigned)x;
-		} else if (!strcmp(f, "--trace-out")) {
-			a->trace_out = v;
-		} else if (!strcmp(f, "--until")) {
-			a->until = v;
-		} else if (!strcmp(f, "--json")) {
-			a->json = true;
-			continue;
-		} else if (!strcmp(f, "--list")) {
-			a->list = true;
-			continue;
-		} else if (!strcmp(f, "--differential")) {
-			a->differential = true;
-			continue;
-		} else if (!strcmp(f, "--inject-enomem")) {
-			a->inject = true;
-			continue;
-		} else if (!strcmp(f, "--stop-at-fault")) {
-			a->stop_at_fault = true;
-			continue;
-		} else if (!strcmp(f, "--known-as-faults")) {
-			a->known_as_faults = true;
-			continue;
-		} else if (!strcmp(f, "--no-db")) {
-			a->no_db = true;
-			continue;
-		} else if (f[0] == '-') {
-			rb_error("engine: unknown option '%s'", f);
-			return -1;
-		} else if (!a->name) {
-			a->name = f;
-			continue;
-		} else {
-			rb_error("engine: unexpected argument '%s'", f);
-			return -1;
-		}
-		i++;
-	}
+	unsigned long seconds = 0, seed = 0;
+	const struct flag flags[] = {
+		{ "--variant", FLAG_STRING, &a->variant, 0, 0, NULL },
+		{ "--children", FLAG_ULIST, a->children, 1000000, ARRAY_SIZE(a->children), &a->nchildren },
+		{ "--users", FLAG_ULONG, &a->users, 8, 0, NULL },
+		{ "--pages", FLAG_ULONG, &a->pages, 1000000, 0, NULL },
+		{ "--ops", FLAG_ULONG, &a->ops, 1UL << 40, 0, NULL },
+		{ "--seconds", FLAG_ULONG, &seconds, 86400, 0, NULL },
+		{ "--seed", FLAG_ULONG, &seed, 4294967295UL, 0, NULL },
+		{ "--trace-out", FLAG_STRING, &a->trace_out, 0, 0, NULL },
+		{ "--until", FLAG_STRING, &a->until, 0, 0, NULL },
+		{ "--json", FLAG_BOOL, &a->json, 0, 0, NULL },
+		{ "--list", FLAG_BOOL, &a->list, 0, 0, NULL },
+		{ "--differential", FLAG_BOOL, &a->differential, 0, 0, NULL },
+		{ "--inject-enomem", FLAG_BOOL, &a->inject, 0, 0, NULL },
+		{ "--stop-at-fault", FLAG_BOOL, &a->stop_at_fault, 0, 0, NULL },
+		{ "--known-as-faults", FLAG_BOOL, &a->known_as_faults, 0, 0, NULL },
+		{ "--no-db", FLAG_BOOL, &a->no_db, 0, 0, NULL },
+		{ NULL, 0, NULL, 0, 0, NULL },
+	};
+	const char *pos[1];
+	int npos;
+	if (flags_parse("engine", flags, argc - 1, argv + 1, pos, 1, &npos) < 0)
+		return -1;
+	a->name = npos ? pos[0] : NULL;
+	a->seconds = (double)seconds;
+	a->seed = (unsigned)seed;
 	return 0;
 }
 
@@ -211,18 +134,6 @@ static int record(const char *db_path, const struct eargs *a, const char *varian
 		  const struct sample_set *ss, const char *note)
 {
 	return record_points(db_path, a, variant, workload, &users, ss, 1, note, NULL);
-}
-
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			putchar('\\');
-		if ((unsigned char)*s >= 0x20)
-			putchar(*s);
-	}
-	putchar('"');
 }
 
 static void walkcost_figures(const char *db_path, const struct eargs *a, const int64_t *runs,
@@ -370,16 +281,16 @@ static int finish_checked(const char *db_path, struct eargs *a, struct engine *e
 		snprintf(note, sizeof(note), "%zu faults, first %s", e->nfaults, e->faults[0].kind);
 	if (a->json) {
 		printf("{\"variant\": \"%s\", \"%s\": ", e->ops->name, workload);
-		json_str(a->name ? a->name : "");
+		json_write_string(stdout, a->name ? a->name : "");
 		printf(", \"operations\": %llu, \"expected_kind\": ", (unsigned long long)ops);
-		json_str(expect ? expect : "");
+		json_write_string(stdout, expect ? expect : "");
 		printf(", \"expected_found\": %s", expect && engine_has_fault(e, expect) ? "true" : "false");
 		printf(", \"faults\": [");
 		for (size_t i = 0; i < e->nfaults; i++) {
 			printf("%s{\"kind\": ", i ? ", " : "");
-			json_str(e->faults[i].kind);
+			json_write_string(stdout, e->faults[i].kind);
 			printf(", \"after_op\": %llu, \"detail\": ", (unsigned long long)e->faults[i].op);
-			json_str(e->faults[i].detail);
+			json_write_string(stdout, e->faults[i].detail);
 			printf("}");
 		}
 		printf("]}\n");

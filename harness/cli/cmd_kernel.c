@@ -11,7 +11,9 @@
 #include "compare.h"
 #include "crossover.h"
 #include "db.h"
+#include "flags.h"
 #include "kernel.h"
+#include "recipe.h"
 #include "report.h"
 #include "util.h"
 
@@ -77,11 +79,8 @@ static int kernel_list(void)
 		char link[PATH_MAX + 80], err[300];
 		struct kernel_info k;
 		snprintf(link, sizeof(link), "%s/%s", cache, names[i]);
-		char recipe[PATH_MAX + 80];
-		snprintf(recipe, sizeof(recipe), "%s/%s.kernel", dir, names[i]);
-		char *text = rb_read_file(recipe, NULL);
-		const char *kind = text && strstr(text, "kind = build") ? "build" : "package";
-		free(text);
+		struct kernel_recipe r;
+		const char *kind = kernel_recipe_load(names[i], &r, err, sizeof(err)) == 0 ? r.kind : "unreadable";
 		if (kernel_info_load(link, &k, err, sizeof(err)) == 0) {
 			char real[PATH_MAX];
 			printf("%-18s %-8s %-28s %s\n", names[i], kind, k.release,
@@ -106,30 +105,12 @@ static int parse_suite_args(int argc, char **argv, struct suite_args *a, const c
 {
 	memset(a, 0, sizeof(*a));
 	a->config = dflt;
-	for (int i = 0; i < argc; i++) {
-		if ((!strcmp(argv[i], "--config") || !strcmp(argv[i], "--set")) && i + 1 >= argc) {
-			rb_error("%s needs a value", argv[i]);
-			return -1;
-		}
-		if (!strcmp(argv[i], "--config")) {
-			a->config = argv[++i];
-		} else if (!strcmp(argv[i], "--set")) {
-			if (a->nsets == 64) {
-				rb_error("--set: at most 64");
-				return -1;
-			}
-			a->sets[a->nsets++] = argv[++i];
-		} else if (argv[i][0] == '-') {
-			rb_error("unknown option '%s' (rmapbench kernel --help)", argv[i]);
-			return -1;
-		} else if (a->npos < 4) {
-			a->pos[a->npos++] = argv[i];
-		} else {
-			rb_error("too many arguments (rmapbench kernel --help)");
-			return -1;
-		}
-	}
-	return 0;
+	const struct flag flags[] = {
+		{ "--config", FLAG_STRING, &a->config, 0, 0, NULL },
+		{ "--set", FLAG_STRINGS, a->sets, 0, ARRAY_SIZE(a->sets), &a->nsets },
+		{ NULL, 0, NULL, 0, 0, NULL },
+	};
+	return flags_parse("kernel", flags, argc, argv, a->pos, (int)ARRAY_SIZE(a->pos), &a->npos);
 }
 
 /* The suite with target = vm and kernel = label; its run id. */
@@ -180,17 +161,16 @@ int cmd_kernel(int argc, char **argv, const char *db)
 			rb_error("kernel %s: expected one LABEL (rmapbench kernel list)", sub);
 			return 2;
 		}
-		char dir[PATH_MAX], recipe[PATH_MAX + 80], err[600];
-		if (kernel_recipes_dir(dir, sizeof(dir)) == 0) {
-			snprintf(recipe, sizeof(recipe), "%s/%s.kernel", dir, argv[1]);
-			char *text = rb_read_file(recipe, NULL);
-			int is_build = text && strstr(text, "kind = build");
-			free(text);
-			if (text && is_build != !strcmp(sub, "build")) {
-				rb_error("%s: kernel '%s' is %s, not %s", recipe, argv[1],
-					 is_build ? "built (kernel build)" : "a package (kernel fetch)", sub);
-				return 2;
-			}
+		char err[600];
+		struct kernel_recipe r;
+		if (kernel_recipe_load(argv[1], &r, err, sizeof(err)) < 0) {
+			rb_error("%s", err);
+			return 1;
+		}
+		if (strcmp(r.kind, !strcmp(sub, "build") ? "build" : "package")) {
+			rb_error("%s: kernel '%s' is %s, not %s", r.path, argv[1],
+				 !strcmp(r.kind, "build") ? "built (kernel build)" : "a package (kernel fetch)", sub);
+			return 2;
 		}
 		struct kernel_info k;
 		if (kernel_recipe_run(argv[1], &k, err, sizeof(err)) < 0) {

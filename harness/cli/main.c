@@ -1,9 +1,12 @@
 /* rmapbench: the command line. Global options may stand anywhere. */
 #include "commands.h"
 #include "config.h"
+#include "external.h"
+#include "flags.h"
 #include "util.h"
 #include "workload.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,58 +33,63 @@ static void usage(FILE *f)
 	      f);
 }
 
+/* Commands that parse their own arguments: everything after the name. */
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv, const char *db_path);
+} own_args[] = {
+	{ "bench", cmd_bench },
+	{ "kernel", cmd_kernel },
+	{ "compare-kernels", cmd_compare_kernels },
+	{ "engine", cmd_engine },
+};
+
 int main(int argc, char **argv)
 {
 	const char *db = getenv("RMAPBENCH_DB");
 	const char *sets[64], *pos[8], *format = NULL;
 	int nsets = 0, npos = 0;
+	bool help = false;
 	if (!db || !*db)
 		db = "results/rmapbench.db";
+	const struct flag flags[] = {
+		{ "--db", FLAG_STRING, &db, 0, 0, NULL },
+		{ "--set", FLAG_STRINGS, sets, 0, ARRAY_SIZE(sets), &nsets },
+		{ "--format", FLAG_STRING, &format, 0, 0, NULL },
+		{ "--help", FLAG_BOOL, &help, 0, 0, NULL },
+		{ "-h", FLAG_BOOL, &help, 0, 0, NULL },
+		{ NULL, 0, NULL, 0, 0, NULL },
+	};
+	/* The global options stand anywhere before a command with arguments
+	 * of its own, and anywhere at all for the others. */
+	int end = argc;
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return 0;
+		const struct flag *f = flags_find(flags, argv[i]);
+		if (f) {
+			i += f->kind != FLAG_BOOL && !strchr(argv[i], '=');
+			continue;
 		}
-		int takes = !strcmp(a, "--db") || !strcmp(a, "--set") || !strcmp(a, "--format");
-		if (takes && i + 1 >= argc) {
-			rb_error("%s needs a value", a);
+		if (argv[i][0] == '-' && argv[i][1])
+			continue; /* flags_parse says it is unknown */
+		for (size_t k = 0; k < ARRAY_SIZE(own_args) && end == argc; k++)
+			if (!strcmp(argv[i], own_args[k].name))
+				end = i;
+		break;
+	}
+	if (flags_parse(NULL, flags, end - 1, argv + 1, pos, (int)ARRAY_SIZE(pos), &npos) < 0)
+		return 2;
+	if (help) {
+		usage(stdout);
+		return 0;
+	}
+	if (end < argc) {
+		if (nsets) {
+			rb_error("--set before %s: give it after the command", argv[end]);
 			return 2;
 		}
-		if (!strcmp(a, "--db")) {
-			db = argv[++i];
-		} else if (!strcmp(a, "--set")) {
-			if (nsets == 64) {
-				rb_error("--set: at most 64");
-				return 2;
-			}
-			sets[nsets++] = argv[++i];
-		} else if (!strcmp(a, "--format")) {
-			format = argv[++i];
-		} else if (!strncmp(a, "--db=", 5)) {
-			db = a + 5;
-		} else if (!strncmp(a, "--set=", 6) && nsets < 64) {
-			sets[nsets++] = a + 6;
-		} else if (!strncmp(a, "--format=", 9)) {
-			format = a + 9;
-		} else if (a[0] == '-' && a[1]) {
-			rb_error("unknown option '%s' (rmapbench --help)", a);
-			return 2;
-		} else if (!npos && !strcmp(a, "bench")) {
-			return cmd_bench(argc - i - 1, argv + i + 1, db);
-		} else if (!npos && !strcmp(a, "kernel")) {
-			return cmd_kernel(argc - i - 1, argv + i + 1, db);
-		} else if (!npos && !strcmp(a, "compare-kernels")) {
-			return cmd_compare_kernels(argc - i - 1, argv + i + 1, db);
-		} else if (!npos && !strcmp(a, "engine")) {
-			/* everything after "engine" is the engine's own */
-			return cmd_engine(argc - i - 1, argv + i + 1, db);
-		} else if (npos < 8) {
-			pos[npos++] = a;
-		} else {
-			rb_error("too many arguments");
-			return 2;
-		}
+		for (size_t k = 0; k < ARRAY_SIZE(own_args); k++)
+			if (!strcmp(argv[end], own_args[k].name))
+				return own_args[k].fn(argc - end - 1, argv + end + 1, db);
 	}
 	if (!npos) {
 		usage(stderr);
@@ -132,7 +140,8 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "workloads") && npos == 1) {
 		for (int i = 0; workloads[i]; i++)
 			printf("%-15s %s\n", workloads[i]->name, workloads[i]->summary);
-		printf("%-15s %s\n", "stress-ng-fork", "stress-ng --fork USERS for duration_s: the fork storm's yardstick");
+		for (int i = 0; external_workloads[i]; i++)
+			printf("%-15s %s\n", external_workloads[i]->name, external_workloads[i]->summary);
 		return 0;
 	}
 	if (!strcmp(cmd, "runs") || !strcmp(cmd, "show") || !strcmp(cmd, "report") || !strcmp(cmd, "export") ||
