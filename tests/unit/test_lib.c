@@ -1,0 +1,107 @@
+/* The bottom layer: statistics against values computed by hand (and by R
+ * for the t distribution), and the escaping writers against hostile text. */
+#include "escape.h"
+#include "stats.h"
+#include "tap.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int near(double a, double b, double tol)
+{
+	return fabs(a - b) <= tol;
+}
+
+static void test_welch(void)
+{
+	const double a[] = { 1, 2, 3, 4 }, b[] = { 2, 3, 4, 5 };
+	struct welch w;
+	int rc = stats_welch(a, 4, b, 4, &w);
+	CHECK(rc == 0, "welch: two samples of four");
+	/* var 5/3 each: se = sqrt(2 * 5/12), t = 1 / se, df = 6 */
+	CHECK(near(w.t, 1.0 / sqrt(10.0 / 12), 1e-12), "welch: t = %.6f", w.t);
+	CHECK(near(w.df, 6, 1e-9), "welch: df = %.6f for equal variances and sizes", w.df);
+	CHECK(near(w.p, 0.3153, 1e-3), "welch: two-sided p = %.5f (tables: t = 1.0954 at 6 df, about 0.315)", w.p);
+	const double c[] = { 3, 3, 3 }, d[] = { 3, 3, 3 }, e[] = { 4, 4, 4 };
+	CHECK(stats_welch(c, 3, d, 3, &w) == 0 && w.no_variance && w.p == 1, "welch: constant and equal: no variance, p 1");
+	CHECK(stats_welch(c, 3, e, 3, &w) == 0 && w.no_variance && w.p == 0, "welch: constant and different: p 0");
+	CHECK(stats_welch(a, 1, b, 4, &w) < 0, "welch: one value on a side is refused");
+}
+
+static void test_mann_whitney(void)
+{
+	const double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
+	double u = -1, p = -1;
+	int rc = stats_mann_whitney(a, 3, b, 3, &u, &p);
+	CHECK(rc == 0 && u == 0, "mann-whitney: U = %g for separated samples", u);
+	/* exact: 1 of the C(6,3) = 20 orderings on each side */
+	CHECK(near(p, 0.1, 1e-12), "mann-whitney: exact two-sided p = %g, the floor for n = 3 per side", p);
+	rc = stats_mann_whitney(b, 3, a, 3, &u, &p);
+	CHECK(rc == 0 && u == 9 && near(p, 0.1, 1e-12), "mann-whitney: symmetric (U = %g, p = %g)", u, p);
+	const double c[] = { 1, 3, 5, 7 }, d[] = { 2, 4, 6, 8 };
+	rc = stats_mann_whitney(c, 4, d, 4, &u, &p);
+	CHECK(rc == 0 && u == 6, "mann-whitney: interleaved U = %g", u);
+	/* U for 4 vs 4 takes 0..6 in 1+1+2+3+5+5+7 = 24 of the 70 orderings */
+	CHECK(near(p, 48.0 / 70, 1e-12), "mann-whitney: exact p = %.6f (2 x 24/70)", p);
+	double x[30], y[30];
+	for (int i = 0; i < 30; i++)
+		x[i] = y[i] = 7;
+	rc = stats_mann_whitney(x, 30, y, 30, &u, &p);
+	CHECK(rc == 0 && p == 1, "mann-whitney: all tied: p %g", p);
+	for (int i = 0; i < 30; i++)
+		x[i] = i, y[i] = i + 100;
+	rc = stats_mann_whitney(x, 30, y, 30, &u, &p);
+	CHECK(rc == 0 && u == 0 && p < 1e-9, "mann-whitney: normal approximation for 30 vs 30 separated: p = %g", p);
+}
+
+static void test_wlinear(void)
+{
+	const double x[] = { 1, 10, 100, 1000 }, y[] = { 3, 21, 201, 2001 }, w[] = { 1, 1, 1, 1 };
+	double slope, icept, r2;
+	stats_wlinear(x, y, w, 4, &slope, &icept, &r2);
+	CHECK(near(slope, 2, 1e-9) && near(icept, 1, 1e-6) && near(r2, 1, 1e-12),
+	      "least squares: y = 2x + 1 exactly (slope %g, intercept %g, r2 %g)", slope, icept, r2);
+	const double y2[] = { 2, 4, 3, 5 }, x2[] = { 1, 2, 3, 4 };
+	stats_wlinear(x2, y2, w, 4, &slope, &icept, &r2);
+	CHECK(near(slope, 0.8, 1e-12) && near(icept, 1.5, 1e-12) && near(r2, 0.64, 1e-12),
+	      "least squares: slope 0.8, intercept 1.5, r2 0.64 (by hand)");
+}
+
+static char *written(void (*fn)(FILE *, const char *), const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fn(f, s);
+	fclose(f);
+	return buf;
+}
+
+static void test_escape(void)
+{
+	char *j = written(json_write_string, "a\"b\\c\n\x01\x7f");
+	CHECK(!strcmp(j, "\"a\\\"b\\\\c\\u000a\\u0001\\u007f\""), "json: quotes, backslashes and control bytes: %s", j);
+	free(j);
+	j = written(json_write_string, NULL);
+	CHECK(!strcmp(j, "null"), "json: NULL is null");
+	free(j);
+	char *c = written(csv_write_field, "plain");
+	CHECK(!strcmp(c, "plain"), "csv: plain stays plain");
+	free(c);
+	c = written(csv_write_field, "a,\"b\"\r");
+	CHECK(!strcmp(c, "\"a,\"\"b\"\"\r\""), "csv: comma, quote and CR make it quoted, quotes doubled");
+	free(c);
+	char *h = written(html_write_escaped, "<img src=\"x\" onerror=a&b>");
+	CHECK(!strcmp(h, "&lt;img src=&quot;x&quot; onerror=a&amp;b&gt;"), "html: %s", h);
+	free(h);
+}
+
+int main(void)
+{
+	test_welch();
+	test_mann_whitney();
+	test_wlinear();
+	test_escape();
+	return tap_done();
+}
