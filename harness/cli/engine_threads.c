@@ -6,8 +6,6 @@
 
 #include <stdio.h>
 
-/* Users on threads and a reclaim thread on one engine: the anon_vma locks
- * contended for real, their lock_stat-like figures recorded. */
 int engine_threads(const char *db_path, struct eargs *a)
 {
 	const struct rmap_ops *ops = engine_variant(a->variant);
