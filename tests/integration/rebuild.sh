@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The build is incremental, in a copy of the tree: a second make does
+# nothing, and touching one engine file recompiles that file alone and
+# relinks only the binaries that hold the engine (the CLI and the
+# benchmarks), not the workload binary nor the guest agent.
+set -u
+source "$(dirname "$0")/../lib.sh"
+copy="$tmp/tree"
+mkdir -p "$copy"
+(cd "$top" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$copy") ||
+	fail "copying the tree"
+make -C "$copy" -s -j2 all >"$tmp/make.log" 2>&1 || fail "make all: $(tail -n 5 "$tmp/make.log")"
+make -C "$copy" -q all || fail "a second make would do something: $(make -C "$copy" -n all | head -n 5)"
+touch "$copy/engine/interval_tree.c"
+make -C "$copy" -n all >"$tmp/plan" 2>&1
+compiles=$(grep -E -- ' -c -o ' "$tmp/plan" | grep -o -- '-c -o [^ ]*' | sort)
+[[ $compiles == "-c -o build/obj/engine/interval_tree.o" ]] ||
+	fail "touching engine/interval_tree.c compiles: ${compiles:-nothing}"
+for bin in rmapbench rmapbench-bench; do
+	grep -q -- "-o build/$bin " "$tmp/plan" || fail "build/$bin is not relinked"
+done
+for bin in rmapbench-load rmapbench-agent; do
+	grep -q -- "-o build/$bin " "$tmp/plan" && fail "build/$bin is relinked, but holds no engine code"
+done
+echo "a no-op make does nothing; one engine file rebuilds itself and two binaries"
