@@ -118,18 +118,10 @@ static int run_in_kernel(const struct suite_args *a, const char *label, const ch
 {
 	struct config cfg;
 	char err[600], kv[300];
-	config_defaults(&cfg);
-	if (config_load(&cfg, a->config, err, sizeof(err)) < 0) {
+	if (config_load_set(&cfg, a->config, a->sets, a->nsets, err, sizeof(err)) < 0) {
 		rb_error("%s", err);
 		config_free(&cfg);
 		return 2;
-	}
-	for (int i = 0; i < a->nsets; i++) {
-		if (config_set(&cfg, a->sets[i], err, sizeof(err)) < 0) {
-			rb_error("%s", err);
-			config_free(&cfg);
-			return 2;
-		}
 	}
 	snprintf(kv, sizeof(kv), "kernel=%s", label);
 	if (config_set(&cfg, "target=vm", err, sizeof(err)) < 0 || config_set(&cfg, kv, err, sizeof(err)) < 0) {

@@ -103,18 +103,10 @@ int main(int argc, char **argv)
 		}
 		struct config cfg;
 		char err[600];
-		config_defaults(&cfg);
-		if (config_load(&cfg, pos[1], err, sizeof(err)) < 0) {
+		if (config_load_set(&cfg, pos[1], sets, nsets, err, sizeof(err)) < 0) {
 			rb_error("%s", err);
 			config_free(&cfg);
 			return 2;
-		}
-		for (int i = 0; i < nsets; i++) {
-			if (config_set(&cfg, sets[i], err, sizeof(err)) < 0) {
-				rb_error("%s", err);
-				config_free(&cfg);
-				return 2;
-			}
 		}
 		int rc = cmd_run(&cfg, db, NULL);
 		config_free(&cfg);

@@ -45,6 +45,20 @@ static int64_t resolve_run(struct db *db, const char *run)
 	return found > 0 ? id : -1;
 }
 
+/* The database and the run a command is about; -1 (said) when either is
+ * missing. */
+static int open_run(const char *db_path, const char *run, struct db *db, int64_t *id)
+{
+	if (open_db(db_path, db) < 0)
+		return -1;
+	*id = resolve_run(db, run);
+	if (*id < 0) {
+		db_close(db);
+		return -1;
+	}
+	return 0;
+}
+
 static const char *text(const char *s)
 {
 	return s ? s : "-";
@@ -123,13 +137,9 @@ static int print_not_done(void *arg, const struct db_point *p)
 int cmd_show(const char *db_path, const char *run)
 {
 	struct db db;
-	if (open_db(db_path, &db) < 0)
+	int64_t id;
+	if (open_run(db_path, run, &db, &id) < 0)
 		return 1;
-	int64_t id = resolve_run(&db, run);
-	if (id < 0) {
-		db_close(&db);
-		return 1;
-	}
 	char prev[128] = "";
 	int first = 1;
 	if (db_run_get(&db, id, print_run_head, NULL) < 0 || db_metric_stats_each(&db, id, print_stats, prev) < 0 ||
@@ -212,13 +222,9 @@ int cmd_export(const char *db_path, const char *run, const char *format)
 		return 2;
 	}
 	struct db db;
-	if (open_db(db_path, &db) < 0)
+	int64_t id;
+	if (open_run(db_path, run, &db, &id) < 0)
 		return 1;
-	int64_t id = resolve_run(&db, run);
-	if (id < 0) {
-		db_close(&db);
-		return 1;
-	}
 	struct export_state x = { id, !strcmp(format, "json"), 0 };
 	if (x.json) {
 		printf("{\"run\": {");
@@ -239,13 +245,9 @@ int cmd_export(const char *db_path, const char *run, const char *format)
 int cmd_report(const char *db_path, const char *run)
 {
 	struct db db;
-	if (open_db(db_path, &db) < 0)
+	int64_t id;
+	if (open_run(db_path, run, &db, &id) < 0)
 		return 1;
-	int64_t id = resolve_run(&db, run);
-	if (id < 0) {
-		db_close(&db);
-		return 1;
-	}
 	char tmp[PATH_MAX], dir[PATH_MAX], path[PATH_MAX + 32];
 	snprintf(tmp, sizeof(tmp), "%s", db_path);
 	snprintf(dir, sizeof(dir), "%s/run-%lld", dirname(tmp), (long long)id);

@@ -412,6 +412,17 @@ int config_set(struct config *c, const char *kv, char *err, size_t errlen)
 	return 0;
 }
 
+int config_load_set(struct config *c, const char *path, const char *const *sets, int nsets, char *err, size_t errlen)
+{
+	config_defaults(c);
+	if (config_load(c, path, err, errlen) < 0)
+		return -1;
+	for (int i = 0; i < nsets; i++)
+		if (config_set(c, sets[i], err, errlen) < 0)
+			return -1;
+	return 0;
+}
+
 int config_has_collector(const struct config *c, const char *name)
 {
 	for (int i = 0; i < c->n_collectors; i++)

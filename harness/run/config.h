@@ -49,6 +49,9 @@ int config_load(struct config *c, const char *path, char *err, size_t errlen);
 int config_parse_text(struct config *c, const char *origin, const char *text, char *err, size_t errlen);
 /* Applies "KEY=VALUE" from --set; err names the flag. */
 int config_set(struct config *c, const char *kv, char *err, size_t errlen);
+/* config_defaults, then PATH, then each --set in order; -1 with the
+ * first error (the config is to be freed either way). */
+int config_load_set(struct config *c, const char *path, const char *const *sets, int nsets, char *err, size_t errlen);
 int config_has_collector(const struct config *c, const char *name);
 const char *config_param(const struct config *c, const char *key);
 void config_free(struct config *c);
