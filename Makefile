@@ -14,6 +14,10 @@ CSTD    := -std=c11 -D_GNU_SOURCE
 WARN    := -Wall -Wextra -Werror -Wno-format-truncation
 CFLAGS  ?= -O2 -g
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# Every released binary: a stack protector and fortified libc calls; the
+# dynamic ones PIE with full RELRO (tests/integration/hardening.sh).
+HARDEN  := -fstack-protector-strong -D_FORTIFY_SOURCE=2 -fPIE
+HARDLD  := -pie -Wl,-z,relro,-z,now
 B       := build
 GEN     := $(B)/gen
 
@@ -42,6 +46,13 @@ REV := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell
 $(shell mkdir -p $(GEN); f=$(GEN)/rev.h; t='#define RMAPBENCH_REV "$(REV)"'; \
 	[ "$$(cat $$f 2>/dev/null)" = "$$t" ] || echo "$$t" > $$f)
 
+# The flags each flavour compiles with, in a file rewritten only when they
+# change: objects depend on it, so new flags rebuild and old ones do not.
+$(shell f=$(GEN)/flags.rel; t='$(CC) $(CSTD) $(WARN) $(CFLAGS) $(HARDEN) $(HARDLD)'; \
+	[ "$$(cat $$f 2>/dev/null)" = "$$t" ] || echo "$$t" > $$f)
+$(shell f=$(GEN)/flags.asan; t='$(CC) $(CSTD) $(WARN) $(CFLAGS) $(SAN)'; \
+	[ "$$(cat $$f 2>/dev/null)" = "$$t" ] || echo "$$t" > $$f)
+
 srcs = $(wildcard $(1)/*.c)
 # A layer's library: every .c of its folder (workloads less its main.c,
 # kernels/agent is a program of its own, not a library).
@@ -53,10 +64,10 @@ obj = $(patsubst %.c,$(B)/$(2)/%.o,$(1))
 alib = $(B)/$(2)/lib$(call libname,$(1)).a
 
 define LAYER_RULES
-$(B)/obj/$(1)/%.o: $(1)/%.c | $(GEN)/migrations.h
+$(B)/obj/$(1)/%.o: $(1)/%.c $(GEN)/flags.rel | $(GEN)/migrations.h
 	@mkdir -p $$(@D)
-	$$(CC) $$(CSTD) $$(WARN) $$(CFLAGS) -MMD -MP -I$(1) $$(addprefix -I,$$(LAYER_INC_$(1))) -c -o $$@ $$<
-$(B)/asan/obj/$(1)/%.o: $(1)/%.c | $(GEN)/migrations.h
+	$$(CC) $$(CSTD) $$(WARN) $$(CFLAGS) $$(HARDEN) -MMD -MP -I$(1) $$(addprefix -I,$$(LAYER_INC_$(1))) -c -o $$@ $$<
+$(B)/asan/obj/$(1)/%.o: $(1)/%.c $(GEN)/flags.asan | $(GEN)/migrations.h
 	@mkdir -p $$(@D)
 	$$(CC) $$(CSTD) $$(WARN) $$(CFLAGS) $$(SAN) -MMD -MP -I$(1) $$(addprefix -I,$$(LAYER_INC_$(1))) -c -o $$@ $$<
 $(call alib,$(1),obj): $(call obj,$(call lib_srcs,$(1)),obj)
@@ -97,7 +108,7 @@ $(GEN)/migrations.h: db/schema.sql $(sort $(wildcard db/migrations/*.sql)) scrip
 	scripts/embed-sql.sh db/schema.sql $(sort $(wildcard db/migrations/*.sql)) > $@
 
 $(B)/rmapbench: $(call obj,$(call srcs,harness/cli),obj) $(call cli_libs,obj)
-	$(CC) -o $@ $^ $(LIBS)
+	$(CC) $(HARDLD) -o $@ $^ $(LIBS)
 
 $(B)/asan/rmapbench: $(call obj,$(call srcs,harness/cli),asan/obj) $(call cli_libs,asan/obj)
 	$(CC) $(SAN) -o $@ $^ $(LIBS)
@@ -115,19 +126,19 @@ $(B)/rmapbench-agent: $(call obj,$(call srcs,kernels/agent),obj) $(call alib,ker
 	$(CC) -static -o $@ $^ -lpfm -lz -lm
 
 # Microbenchmarks: C against bench/bench.h; bench/shim.cc is the only C++.
-$(B)/obj/bench/shim.o: bench/shim.cc bench/bench.h
+$(B)/obj/bench/shim.o: bench/shim.cc bench/bench.h $(GEN)/flags.rel
 	@mkdir -p $(@D)
-	$(CXX) -std=c++17 -Wall -Wextra -Werror -O2 -g -Ibench -c -o $@ $<
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -O2 -g $(HARDEN) -Ibench -c -o $@ $<
 $(B)/rmapbench-bench: $(call obj,$(call srcs,bench),obj) $(B)/obj/bench/shim.o $(call alib,engine,obj) \
 		      $(call alib,lib,obj)
-	$(CXX) -o $@ $^ -lbenchmark -lpthread
+	$(CXX) $(HARDLD) -o $@ $^ -lbenchmark -lpthread
 
 # Unit tests (TAP, ASan+UBSan) link the sanitized libraries; a test may
 # include any layer.
 ALL_INC := $(addprefix -I,$(filter-out bench kernels/agent,$(LAYERS)) $(GEN) tests/unit)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
-$(B)/asan/obj/tests/%.o: tests/unit/%.c | $(GEN)/migrations.h
+$(B)/asan/obj/tests/%.o: tests/unit/%.c $(GEN)/flags.asan | $(GEN)/migrations.h
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(SAN) -MMD -MP $(ALL_INC) -c -o $@ $<
 $(B)/tests/%: $(B)/asan/obj/tests/%.o $(call cli_libs,asan/obj)

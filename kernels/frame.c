@@ -47,6 +47,10 @@ static int decode_line(const char *line, size_t n, unsigned *seq, const char **p
 		snprintf(why, wlen, "a garbled frame header: '%.40s'", head);
 		return -1;
 	}
+	if (l > FRAME_MAX_PAYLOAD) {
+		snprintf(why, wlen, "frame %u: %zu payload bytes announced, at most %d allowed", s, l, FRAME_MAX_PAYLOAD);
+		return -1;
+	}
 	if ((size_t)off + l != n) {
 		snprintf(why, wlen, "frame %u: %zu payload bytes announced, %zu arrived", s, l, n - (size_t)off);
 		return -1;

@@ -118,6 +118,18 @@ static void test_framing(void)
 	      "a length that disagrees: %s", why);
 	CHECK(parse("@RB1 zz\n", 8, &c, status, why) < 0 && strstr(why, "garbled"), "a garbled header: %s", why);
 
+	/* a hostile guest: a payload far past the host's buffer, its length
+	 * and checksum true; under ASan this overflowed the stack before */
+	size_t hl = 5 * FRAME_MAX_PAYLOAD;
+	char *huge = malloc(hl + 100), *hp = malloc(hl + 1);
+	memset(hp, 'A', hl);
+	hp[hl] = 0;
+	int hn = snprintf(huge, hl + 100, "@RB1 0 %zu %08x %s\n", hl, (unsigned)frame_crc32(hp, hl), hp);
+	CHECK(parse(huge, (size_t)hn, &c, status, why) < 0 && strstr(why, "at most"),
+	      "a frame longer than FRAME_MAX_PAYLOAD with a valid checksum is refused: %s", why);
+	free(huge);
+	free(hp);
+
 	char big[FRAME_MAX_PAYLOAD + 10];
 	memset(big, 'x', sizeof(big) - 1);
 	big[sizeof(big) - 1] = 0;
