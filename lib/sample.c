@@ -1,5 +1,6 @@
 #include "sample.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,12 @@ static struct sample *grow(struct sample_set *s)
 
 void ss_add(struct sample_set *s, const char *metric, double value, const char *unit)
 {
+	/* nan or inf from a workload, a guest or a division by nothing is no
+	 * measurement: it goes in as unavailable, and the point stands */
+	if (!isfinite(value)) {
+		ss_unavailable(s, metric, "measured %g %s, not a finite number", value, unit);
+		return;
+	}
 	struct sample *x = grow(s);
 	snprintf(x->metric, sizeof(x->metric), "%s", metric);
 	snprintf(x->unit, sizeof(x->unit), "%s", unit);

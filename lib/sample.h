@@ -25,6 +25,7 @@ struct sample_set {
 	size_t nattrs, attrs_cap;
 };
 
+/* A value that is not finite is recorded as unavailable, with the reason. */
 void ss_add(struct sample_set *s, const char *metric, double value, const char *unit);
 void ss_unavailable(struct sample_set *s, const char *metric, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -3,6 +3,7 @@
 #include "workload.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,8 +71,8 @@ int wl_params_set(struct wl_params *p, const char *key, const char *val, char *e
 		}
 		errno = 0;
 		double v = strtod(val, &end);
-		if (errno || end == val || *end) {
-			snprintf(err, errlen, "%s: '%s' is not a number", key, val);
+		if (errno || end == val || *end || !isfinite(v)) {
+			snprintf(err, errlen, "%s: '%s' is not a finite number", key, val);
 			return -1;
 		}
 		if (v < d->min || v > d->max) {

@@ -85,8 +85,14 @@ const struct rmap_ops *engine_variant(const char *name)
 
 void engine_json_close(const struct sample_set *ss)
 {
-	for (size_t i = 0; i < ss->n; i++)
-		printf(", \"%s\": %.9g", ss->v[i].metric, ss->v[i].value);
+	for (size_t i = 0; i < ss->n; i++) {
+		printf(", ");
+		json_write_string(stdout, ss->v[i].metric);
+		if (ss->v[i].unavailable)
+			printf(": null");
+		else
+			printf(": %.9g", ss->v[i].value);
+	}
 	printf("}\n");
 }
 

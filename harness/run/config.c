@@ -230,10 +230,11 @@ static int set_param(struct config *c, const char *key, char *val, char *err, si
 	char why[200];
 	wl_params_default(&probe);
 	if (wl_params_set(&probe, key, val, why, sizeof(why)) < 0) {
+		size_t kl = strlen(key);
 		if (!strncmp(why, "unknown parameter", 17))
 			snprintf(err, errlen, "unknown key '%s'", key);
-		else
-			snprintf(err, errlen, "%s", why);
+		else /* the line's key is said once, by parse_line */
+			snprintf(err, errlen, "%s", !strncmp(why, key, kl) && !strncmp(why + kl, ": ", 2) ? why + kl + 2 : why);
 		return -1;
 	}
 	int i;
@@ -318,6 +319,13 @@ static int parse_line(struct config *c, char *line, char *err, size_t errlen)
 	}
 	*eq = 0;
 	char *key = rb_trim(line), *val = rb_trim(eq + 1);
+	for (const char *p = val; *p; p++) {
+		/* a value goes into argv and the guest's plan, a line each */
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			snprintf(err, errlen, "%s: a control character (0x%02x) in the value", key, (unsigned char)*p);
+			return -1;
+		}
+	}
 	if (!*key) {
 		snprintf(err, errlen, "missing key before '='");
 		return -1;
@@ -401,6 +409,13 @@ int config_set(struct config *c, const char *kv, char *err, size_t errlen)
 	if (!strchr(kv, '=')) {
 		snprintf(err, errlen, "--set %s: expected KEY=VALUE", kv);
 		return -1;
+	}
+	for (const char *p = kv; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) { /* not echoed: it would break the line */
+			snprintf(err, errlen, "--set %.*s: a control character (0x%02x) in the value",
+				 (int)strcspn(kv, "=\n\r\t"), kv, (unsigned char)*p);
+			return -1;
+		}
 	}
 	snprintf(line, sizeof(line), "%s", kv);
 	if (parse_line(c, line, msg, sizeof(msg)) < 0) {

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Outside bytes are hostile: what a workload prints, what a config or a
+# --set says. Each case here broke a run, or let text through, before.
+. "$(dirname "$0")/../lib.sh"
+db=$tmp/r/rb.db
+
+# A workload that reports nan and inf, and garbage: one bad measurement is
+# recorded as unavailable with its reason, the point and the run are done.
+cat >"$tmp/load" <<'SH'
+#!/bin/sh
+echo "metric jobs_per_min nan jobs/min"
+echo "metric jobs_per_min_per_user inf jobs/min"
+echo "metric users 2 users"
+printf 'metric %0300d 1 x\n' 0
+printf '\001\002\377 not a protocol line\n'
+echo "unavailable"
+echo "info"
+SH
+chmod +x "$tmp/load"
+printf 'users = 2\nduration_s = 1\ncollectors = cpu\n' >"$tmp/nan.conf"
+RMAPBENCH_LOAD=$tmp/load "$BIN" --db "$db" run "$tmp/nan.conf" >"$tmp/out" 2>&1 ||
+	fail "a run whose workload printed nan failed: $(tail -n 3 "$tmp/out")"
+[[ $(sql "$db" "SELECT status FROM runs WHERE id = 1") == done ]] || fail "the run is not done"
+[[ $(sql "$db" "SELECT status FROM points WHERE run_id = 1") == done ]] || fail "the point is not done"
+reason=$(sql "$db" "SELECT reason FROM unavailable WHERE metric = 'jobs_per_min'")
+[[ $reason == *"not a finite number"* ]] || fail "nan is not recorded as unavailable: '$reason'"
+[[ $(sql "$db" "SELECT count(*) FROM unavailable WHERE metric = 'jobs_per_min_per_user'") == 1 ]] ||
+	fail "inf is not recorded as unavailable"
+[[ $(sql "$db" "SELECT value FROM results WHERE metric = 'users'") == 2.0 ]] || fail "the good line was lost"
+"$BIN" --db "$db" export 1 --format json | python3 -c 'import json,sys; json.load(sys.stdin)' ||
+	fail "the export is not valid JSON"
+
+# Non-finite and control characters are refused at the source, naming the key.
+expect() {
+	local want_rc=$1 text=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	[[ $rc == "$want_rc" ]] || fail "'$*' exited $rc, not $want_rc: $(cat "$tmp/err")"
+	[[ $(wc -l <"$tmp/err") == 1 ]] || fail "'$*' printed more than one error line: $(cat "$tmp/err")"
+	grep -qF -- "$text" "$tmp/err" || fail "'$*' error lacks '$text': $(cat "$tmp/err")"
+}
+printf 'duration_s = nan\n' >"$tmp/d.conf"
+expect 2 "$tmp/d.conf:1: duration_s: 'nan' is not a finite number" "$BIN" --db "$db" run "$tmp/d.conf"
+expect 2 "duration_s: 'inf' is not a finite number" "$BIN" --db "$db" --set duration_s=inf run "$tmp/nan.conf"
+expect 2 "a control character" "$BIN" --db "$db" --set $'seed=1\nrun rm -rf /' run "$tmp/nan.conf"
+[[ $(sql "$db" "SELECT count(*) FROM runs") == 1 ]] || fail "a refused config recorded a run"
+echo "hostile output and input: refused or recorded as unavailable, nothing lost"
