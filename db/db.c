@@ -61,23 +61,34 @@ int db_version(struct db *db)
 	return v;
 }
 
+/* Each step reads the version inside its own write transaction: two
+ * processes opening a new database at once must not both create it. */
 static int migrate(struct db *db, int upto, char *err, size_t errlen)
 {
-	int v = db_version(db);
-	if (v < 0)
-		return fail(db, err, errlen, "reading schema version");
-	if (v > db_latest_version()) {
-		snprintf(err, errlen, "%s: schema version %d is newer than this rmapbench knows (%d)", db->path, v,
-			 db_latest_version());
-		return -1;
-	}
-	for (size_t i = (size_t)v; i < ARRAY_SIZE(migrations) && (upto <= 0 || migrations[i].version <= upto); i++) {
-		char pragma[64], what[128];
-		snprintf(what, sizeof(what), "migrating to version %d (%s)", migrations[i].version, migrations[i].name);
-		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", migrations[i].version);
+	for (;;) {
 		if (sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-			return fail(db, err, errlen, what);
-		if (sqlite3_exec(db->h, migrations[i].sql, NULL, NULL, NULL) != SQLITE_OK ||
+			return fail(db, err, errlen, "migrating");
+		int v = db_version(db);
+		if (v < 0) {
+			sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+			return fail(db, err, errlen, "reading schema version");
+		}
+		if (v > db_latest_version()) {
+			sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+			snprintf(err, errlen, "%s: schema version %d is newer than this rmapbench knows (%d)", db->path, v,
+				 db_latest_version());
+			return -1;
+		}
+		if (v == db_latest_version() || (upto > 0 && v >= upto)) {
+			sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
+			return 0;
+		}
+		const struct migration *m = &migrations[v];
+		char pragma[96], what[128];
+		snprintf(what, sizeof(what), "migrating to version %d (%s)", m->version, m->name);
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d; PRAGMA application_id = %d", m->version,
+			 DB_APPLICATION_ID);
+		if (sqlite3_exec(db->h, m->sql, NULL, NULL, NULL) != SQLITE_OK ||
 		    sqlite3_exec(db->h, pragma, NULL, NULL, NULL) != SQLITE_OK) {
 			fail(db, err, errlen, what);
 			sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
@@ -86,6 +97,35 @@ static int migrate(struct db *db, int upto, char *err, size_t errlen)
 		if (sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
 			return fail(db, err, errlen, what);
 	}
+}
+
+static int pragma_int(struct db *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* Ours, new, or someone else's: a database of another program (its own
+ * application_id, or tables but no schema version of ours) is refused
+ * before anything is written to it, WAL included. */
+static int check_ours(struct db *db, char *err, size_t errlen)
+{
+	int app = pragma_int(db, "PRAGMA application_id");
+	int version = db_version(db);
+	int tables = pragma_int(db, "SELECT count(*) FROM sqlite_master");
+	if (app < 0 || version < 0 || tables < 0)
+		return fail(db, err, errlen, "reading its header");
+	if ((app && app != DB_APPLICATION_ID) || (!app && !version && tables)) {
+		snprintf(err, errlen, "%s: an SQLite database of another program (application_id %d, %d tables): "
+			 "refused, untouched", db->path, app, tables);
+		return -1;
+	}
 	return 0;
 }
 
@@ -93,6 +133,10 @@ int db_open_upto(const char *path, int upto, struct db *db, char *err, size_t er
 {
 	memset(db, 0, sizeof(*db));
 	snprintf(db->path, sizeof(db->path), "%s", path);
+	if (!*path) {
+		snprintf(err, errlen, "the database path is empty");
+		return -1;
+	}
 	if (looks_like_sqlite(path, err, errlen) < 0)
 		return -1;
 	char dir[1024];
@@ -107,6 +151,10 @@ int db_open_upto(const char *path, int upto, struct db *db, char *err, size_t er
 		return -1;
 	}
 	sqlite3_busy_timeout(db->h, 5000);
+	if (check_ours(db, err, errlen) < 0) {
+		db_close(db);
+		return -1;
+	}
 	sqlite3_stmt *st;
 	int ok = sqlite3_prepare_v2(db->h, "PRAGMA journal_mode = WAL", -1, &st, NULL) == SQLITE_OK &&
 		 sqlite3_step(st) == SQLITE_ROW &&
@@ -124,6 +172,65 @@ int db_open_upto(const char *path, int upto, struct db *db, char *err, size_t er
 	}
 	if (upto <= 0)
 		db_reap_stale_runs(db);
+	return 0;
+}
+
+/* file:PATH for SQLite's URI form, every byte outside a safe set escaped. */
+static void uri_of(const char *path, const char *query, char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p && used + 4 < len; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("/._-", *p))
+			buf[used++] = (char)*p;
+		else
+			used += (size_t)snprintf(buf + used, len - used, "%%%02X", *p);
+	}
+	snprintf(buf + used, len - used, "%s", query);
+}
+
+int db_open_readonly(const char *path, struct db *db, char *err, size_t errlen)
+{
+	memset(db, 0, sizeof(*db));
+	snprintf(db->path, sizeof(db->path), "%s", path);
+	if (!*path) {
+		snprintf(err, errlen, "the database path is empty");
+		return -1;
+	}
+	if (access(path, F_OK) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (looks_like_sqlite(path, err, errlen) < 0)
+		return -1;
+	/* A WAL database on a read-only filesystem has no -shm to share: then
+	 * it is read as immutable, which it is while nothing can write it. */
+	char uri[4200];
+	static const char *const modes[] = { "?mode=ro", "?mode=ro&immutable=1" };
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++) {
+		uri_of(path, modes[i], uri, sizeof(uri));
+		if (sqlite3_open_v2(uri, &db->h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) == SQLITE_OK &&
+		    db_version(db) >= 0)
+			break;
+		db_close(db);
+	}
+	if (!db->h) {
+		snprintf(err, errlen, "%s: cannot open it read-only", path);
+		return -1;
+	}
+	sqlite3_busy_timeout(db->h, 5000);
+	int v = db_version(db);
+	if (check_ours(db, err, errlen) < 0) {
+		db_close(db);
+		return -1;
+	}
+	if (v != db_latest_version()) {
+		snprintf(err, errlen, "%s: schema version %d, this rmapbench reads %d: %s", path, v, db_latest_version(),
+			 v < db_latest_version() ? "open it once with a command that writes (run) to migrate it"
+						 : "it is newer than this rmapbench");
+		db_close(db);
+		return -1;
+	}
 	return 0;
 }
 

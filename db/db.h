@@ -32,11 +32,17 @@ struct db {
 	char path[1024];
 };
 
+/* PRAGMA application_id of our databases: "RMB1". */
+#define DB_APPLICATION_ID 0x524d4231
+
 int db_latest_version(void);
 /* Opens or creates PATH, migrating it to the latest version (or only up to
  * `upto` when > 0, for tests). Errors name the file. */
 int db_open(const char *path, struct db *db, char *err, size_t errlen);
 int db_open_upto(const char *path, int upto, struct db *db, char *err, size_t errlen);
+/* For commands that only read: no migration, no WAL switch, nothing
+ * written; works on a read-only filesystem. */
+int db_open_readonly(const char *path, struct db *db, char *err, size_t errlen);
 void db_close(struct db *db);
 int db_version(struct db *db);
 

@@ -78,6 +78,10 @@ int main(int argc, char **argv)
 	}
 	if (flags_parse(NULL, flags, end - 1, argv + 1, pos, (int)ARRAY_SIZE(pos), &npos) < 0)
 		return 2;
+	if (!*db) {
+		rb_error("--db: an empty path (a database file, such as results/rmapbench.db)");
+		return 2;
+	}
 	if (help) {
 		usage(stdout);
 		return 0;

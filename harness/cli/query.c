@@ -17,7 +17,7 @@
 static int open_db(const char *path, struct db *db)
 {
 	char err[1200];
-	if (db_open(path, db, err, sizeof(err)) < 0) {
+	if (db_open_readonly(path, db, err, sizeof(err)) < 0) {
 		rb_error("%s", err);
 		return -1;
 	}
