@@ -1,4 +1,4 @@
-# Shared by every figure. Set by the harness with -e:
+# Shared by every figure. Set by figure.gp from the harness's arguments:
 #   datafile  TSV blocks, one per workload: users mean min max n
 #   outfile   without extension; fmt png or svg
 #   names     the workloads, space-separated, in block order

@@ -25,6 +25,19 @@ static const struct figure {
 	{ "rmap_vmas_per_walk", "VMAs visited per rmap walk against users" },
 };
 
+/* A name as one word of gnuplot's word(): figures count their lines by
+ * words, so a space or a quote in a name from the database must not add
+ * one. */
+static void append_word(char *names, size_t nlen, const char *name)
+{
+	size_t used = strlen(names);
+	if (used && used + 1 < nlen)
+		names[used++] = ' ';
+	for (const unsigned char *p = (const unsigned char *)name; *p && used + 1 < nlen; p++)
+		names[used++] = *p <= ' ' || *p == '"' || *p == '\'' || *p == 0x7f ? '_' : (char)*p;
+	names[used] = 0;
+}
+
 struct tsv {
 	FILE *f;
 	char prev[64];
@@ -42,8 +55,7 @@ static int tsv_row(void *arg, const struct db_users_stat *p)
 		if (t->prev[0])
 			fputs("\n\n", t->f);
 		snprintf(t->prev, sizeof(t->prev), "%s", p->workload);
-		size_t used = strlen(t->names);
-		snprintf(t->names + used, t->nlen - used, "%s%s", used ? " " : "", p->workload);
+		append_word(t->names, t->nlen, p->workload);
 	}
 	fprintf(t->f, "%ld\t%.6g\t%.6g\t%.6g\t%d\n", p->users, p->mean, p->min, p->max, p->n);
 	if (!t->rows || p->users < *t->umin)
@@ -78,25 +90,16 @@ static void unavailable_reason(struct db *db, int64_t run, const char *metric, c
 		snprintf(buf, len, "no completed point measured it");
 }
 
-/* gnuplot strings are single-quoted: drop quotes from what we pass in. */
-static void gp_quote(char *dst, size_t len, const char *src)
-{
-	size_t j = 0;
-	for (size_t i = 0; src[i] && j + 1 < len; i++)
-		dst[j++] = src[i] == '\'' ? '"' : src[i];
-	dst[j] = 0;
-}
-
+/* Runs plots/SCRIPT.gp through figure.gp with every value an argument.
+ * data and out must be absolute (see figure.gp). */
 static int gnuplot(const char *plotdir, const char *script, const char *data, const char *out, const char *fmt,
 		   const char *names, const char *title, int logx, const char *unavail)
 {
-	char expr[4096], q[1024];
-	gp_quote(q, sizeof(q), unavail);
-	snprintf(expr, sizeof(expr),
-		 "plotdir='%s'; datafile='%s'; outfile='%s'; fmt='%s'; names='%s'; title='%s'; logx=%d; unavail='%s'",
-		 plotdir, data, out, fmt, names, title, logx, q);
-	char path[PATH_MAX + 64];
-	snprintf(path, sizeof(path), "%s/%s.gp", plotdir, script);
+	if (data[0] != '/' || out[0] != '/')
+		return -1;
+	char path[PATH_MAX + 64], logx_s[4];
+	snprintf(path, sizeof(path), "%s/figure.gp", plotdir);
+	snprintf(logx_s, sizeof(logx_s), "%d", logx ? 1 : 0);
 	/* gnuplot's chatter (an empty x range with one point) would tear the
 	 * tables on the terminal: it goes to a log, kept only on failure */
 	char log[PATH_MAX + 16];
@@ -108,7 +111,8 @@ static int gnuplot(const char *plotdir, const char *script, const char *data, co
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (fd >= 0)
 			dup2(fd, 2);
-		execlp("gnuplot", "gnuplot", "-e", expr, path, (char *)NULL);
+		execlp("gnuplot", "gnuplot", "-c", path, script, plotdir, data, out, fmt, names, title, logx_s, unavail,
+		       (char *)NULL);
 		_exit(127);
 	}
 	int st;
@@ -274,13 +278,16 @@ int report_runs(struct db *db, const int64_t *runs, const char *const *labels, i
 	path[0] = 0;
 	if (rb_source_dir("RMAPBENCH_PLOTS", "plots", "common.gp", plotdir, sizeof(plotdir)) < 0 || !rb_have_program("gnuplot"))
 		return -1;
-	snprintf(data, sizeof(data), "%s/%s-%s.tsv", dir, prefix, metric);
-	snprintf(out, sizeof(out), "%s/%s-%s", dir, prefix, metric);
+	char adir[PATH_MAX];
+	if (!realpath(dir, adir))
+		return -1;
+	snprintf(data, sizeof(data), "%s/%s-%s.tsv", adir, prefix, metric);
+	snprintf(out, sizeof(out), "%s/%s-%s", adir, prefix, metric);
 	int rows = write_compare(db, runs, n, metric, data, &umin, &umax);
 	if (rows <= 0)
 		return -1;
 	for (int i = 0; i < n; i++)
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? " " : "", labels[i]);
+		append_word(names, sizeof(names), labels[i]);
 	char script[80];
 	snprintf(script, sizeof(script), "%s", metric);
 	char probe[PATH_MAX + 100];
@@ -306,6 +313,13 @@ int report_compare(struct db *db, const int64_t runs[2], const char *labels[2], 
 
 int report_generate(struct db *db, int64_t run, const char *dir, char *path, size_t plen)
 {
+	/* gnuplot is given absolute paths only (plots/figure.gp says why) */
+	char adir[PATH_MAX];
+	if (!realpath(dir, adir)) {
+		rb_warn("%s: %s", dir, strerror(errno));
+		path[0] = 0;
+		return -1;
+	}
 	char plotdir[PATH_MAX];
 	int ok = 0, have_gnuplot = rb_have_program("gnuplot");
 	if (rb_source_dir("RMAPBENCH_PLOTS", "plots", "common.gp", plotdir, sizeof(plotdir)) < 0) {
@@ -319,8 +333,8 @@ int report_generate(struct db *db, int64_t run, const char *dir, char *path, siz
 		char data[PATH_MAX], out[PATH_MAX], names[512], unavail[300] = "";
 		long umin = 0, umax = 0;
 		fig_ok[i] = 0;
-		snprintf(data, sizeof(data), "%s/%s.tsv", dir, figures[i].metric);
-		snprintf(out, sizeof(out), "%s/%s", dir, figures[i].metric);
+		snprintf(data, sizeof(data), "%s/%s.tsv", adir, figures[i].metric);
+		snprintf(out, sizeof(out), "%s/%s", adir, figures[i].metric);
 		int rows = write_data(db, run, figures[i].metric, data, names, sizeof(names), &umin, &umax);
 		if (rows < 0) {
 			rb_warn("%s: %s", data, strerror(errno));
