@@ -1,4 +1,5 @@
 #include "cpio.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,7 @@ int cpio_open(struct cpio *c, const char *path)
 {
 	memset(c, 0, sizeof(*c));
 	c->ino = 1;
-	c->f = fopen(path, "wbe");
+	c->f = rb_create_stream(path); /* never through a planted link */
 	return c->f ? 0 : -1;
 }
 

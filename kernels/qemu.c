@@ -140,12 +140,15 @@ int qemu_run(const struct qemu_spec *s, struct qemu_result *r)
 			       NULL };
 	char qlog[1100];
 	snprintf(qlog, sizeof(qlog), "%s.qemu", s->console_log);
+	/* QEMU opens the two serial files by name: nothing planted there first */
+	unlink(s->console_log);
+	unlink(s->results);
 	double t0 = rb_now();
 	pid_t pid = fork();
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		setpgid(0, 0); /* a terminal's Ctrl-C is the harness's to handle */
-		int fd = open(qlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		int fd = rb_create_file(qlog, 0644);
 		if (fd >= 0) {
 			dup2(fd, 1);
 			dup2(fd, 2);

@@ -240,3 +240,40 @@ char *rb_trim(char *s)
 		memmove(s, p, strlen(p) + 1);
 	return s;
 }
+
+int rb_create_file(const char *path, int mode)
+{
+	struct stat st;
+	if (lstat(path, &st) == 0 && !S_ISDIR(st.st_mode) && unlink(path) < 0)
+		return -1;
+	return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+}
+
+FILE *rb_create_stream(const char *path)
+{
+	int fd = rb_create_file(path, 0644);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
+}
+
+int rb_own_dir(const char *path, int mode)
+{
+	if (mkdir(path, (mode_t)mode) == 0)
+		return 0;
+	if (errno != EEXIST)
+		return -1;
+	struct stat st;
+	if (lstat(path, &st) < 0)
+		return -1;
+	if (S_ISLNK(st.st_mode)) {
+		errno = ELOOP;
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
+		errno = !S_ISDIR(st.st_mode) ? ENOTDIR : EPERM;
+		return -1;
+	}
+	return 0;
+}

@@ -26,6 +26,15 @@ double rb_now(void);          /* CLOCK_MONOTONIC seconds */
 void rb_utc_now(char *buf, size_t len); /* ISO 8601 */
 uint64_t rb_fnv1a64(const void *data, size_t len);
 int rb_mkdir_p(const char *path);
+/* Files we write where others might have planted a link: whatever is at
+ * PATH (a symlink included) is removed, then the file is created new,
+ * never following a link (O_EXCL | O_NOFOLLOW). An fd, or -1 with errno. */
+int rb_create_file(const char *path, int mode);
+FILE *rb_create_stream(const char *path);
+/* A directory of ours: created with MODE, or already there as a real
+ * directory owned by us (not a symlink); -1 with errno otherwise
+ * (ELOOP for a link, EPERM for someone else's). */
+int rb_own_dir(const char *path, int mode);
 int rb_process_alive(int pid, const char *starttime);
 int rb_process_starttime(int pid, char *buf, size_t len);
 /* Runs argv, its stdout into buf (trimmed); returns exit status or -1. */

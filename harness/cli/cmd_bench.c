@@ -100,7 +100,7 @@ static int import_row(void *arg, const struct gbench_row *r)
  * counts by its relative error, not the largest alone. */
 static void write_fits(struct import_state *st, const char *calib_path)
 {
-	FILE *cal = fopen(calib_path, "w");
+	FILE *cal = rb_create_stream(calib_path);
 	if (cal)
 		fprintf(cal, "# rmapbench calibration: the engine's cost per operation, ns = fixed + per_n x n\n"
 			     "# (n: children for walks, fork depth for fork and exit); Google Benchmark %s (%s build)\n"
@@ -216,12 +216,16 @@ int cmd_bench(int argc, char **argv, const char *db_path)
 		db_close(&db);
 		return 1;
 	}
-	char tmp[PATH_MAX], dir[PATH_MAX + 64], json[PATH_MAX + 96], calib[PATH_MAX + 96], latest[PATH_MAX + 96];
-	snprintf(tmp, sizeof(tmp), "%s", db_path);
-	snprintf(dir, sizeof(dir), "%s/run-%lld", dirname(tmp), (long long)run);
+	char dir[PATH_MAX], json[PATH_MAX + 96], calib[PATH_MAX + 96], latest[PATH_MAX + 96], name[32];
+	snprintf(name, sizeof(name), "run-%lld", (long long)run);
+	if (results_dir(db_path, name, dir, sizeof(dir)) < 0) {
+		db_run_end(&db, run, "failed", "cannot create the run's directory");
+		db_close(&db);
+		return 1;
+	}
 	snprintf(json, sizeof(json), "%s/bench.json", dir);
 	snprintf(calib, sizeof(calib), "%s/calibration.tsv", dir);
-	rb_mkdir_p(dir);
+	unlink(json); /* Google Benchmark opens it by name */
 	char a_filter[300], a_reps[64], a_min[64], a_out[PATH_MAX + 128];
 	snprintf(a_filter, sizeof(a_filter), "--benchmark_filter=%s", filter);
 	snprintf(a_reps, sizeof(a_reps), "--benchmark_repetitions=%s", reps);
@@ -247,13 +251,12 @@ int cmd_bench(int argc, char **argv, const char *db_path)
 		rb_error("%s", err);
 	db_run_end(&db, run, rc < 0 ? "failed" : "done", NULL);
 	db_close(&db);
-	snprintf(tmp, sizeof(tmp), "%s", db_path);
-	snprintf(latest, sizeof(latest), "%s/calibration.tsv", dirname(tmp));
+	results_path(db_path, "calibration.tsv", latest, sizeof(latest));
 	char *c = rb_read_file(calib, NULL);
 	/* a run without engine benchmarks has no fits: keep the last calibration */
 	const char *rows = c ? strstr(c, "points\n") : NULL;
 	bool fits = rows && strchr(rows + 7, '\t');
-	FILE *f = fits ? fopen(latest, "w") : NULL;
+	FILE *f = fits ? rb_create_stream(latest) : NULL;
 	if (f) {
 		fputs(c, f);
 		fclose(f);

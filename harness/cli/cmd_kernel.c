@@ -14,6 +14,7 @@
 #include "flags.h"
 #include "kernel.h"
 #include "recipe.h"
+#include "record.h"
 #include "report.h"
 #include "util.h"
 
@@ -234,12 +235,9 @@ int cmd_compare_kernels(int argc, char **argv, const char *db_path)
 			printf("AIM7 crossover on %s: %s\n", labels[k], line);
 		}
 	}
-	char dir[PATH_MAX], tmp[PATH_MAX];
-	snprintf(tmp, sizeof(tmp), "%s", db_path);
-	char *slash = strrchr(tmp, '/');
-	snprintf(dir, sizeof(dir), "%s/compare-%lld-%lld", slash ? (*slash = 0, tmp) : ".", (long long)runs[0],
-		 (long long)runs[1]);
-	if (rb_mkdir_p(dir) == 0) {
+	char dir[PATH_MAX], name[64];
+	snprintf(name, sizeof(name), "compare-%lld-%lld", (long long)runs[0], (long long)runs[1]);
+	if (results_dir(db_path, name, dir, sizeof(dir)) == 0) {
 		static const char *const figs[] = { "rmap_vmas_per_walk", "sys_pct", "jobs_per_min",
 						    "jobs_per_min_per_user" };
 		for (size_t i = 0; i < ARRAY_SIZE(figs); i++) {

@@ -3,6 +3,7 @@
  * and for a sweep, figures of VMAs per walk against N. */
 #include "cmd_engine.h"
 #include "db.h"
+#include "record.h"
 #include "report.h"
 #include "util.h"
 #include "walkcost.h"
@@ -15,16 +16,14 @@ static void walkcost_figures(const char *db_path, const struct eargs *a, const i
 			     const char *const *labels, int n)
 {
 	struct db db;
-	char err[1200], dir[PATH_MAX], tmp[PATH_MAX];
+	char err[1200], dir[PATH_MAX];
 	if (db_open(db_path, &db, err, sizeof(err)) < 0) {
 		rb_error("%s", err);
 		return;
 	}
-	snprintf(tmp, sizeof(tmp), "%s", db_path);
-	char *slash = strrchr(tmp, '/');
-	snprintf(dir, sizeof(dir), "%s/walkcost-%lld-%lld", slash ? (*slash = 0, tmp) : ".", (long long)runs[0],
-		 (long long)runs[n - 1]);
-	if (rb_mkdir_p(dir) == 0) {
+	char name[64];
+	snprintf(name, sizeof(name), "walkcost-%lld-%lld", (long long)runs[0], (long long)runs[n - 1]);
+	if (results_dir(db_path, name, dir, sizeof(dir)) == 0) {
 		static const char *const figs[] = { "rmap_vmas_per_walk", "page_referenced_vmas_per_walk" };
 		for (size_t i = 0; i < ARRAY_SIZE(figs); i++) {
 			char png[PATH_MAX + 40], title[200];

@@ -4,6 +4,7 @@
 #include "db.h"
 #include "escape.h"
 #include "query.h"
+#include "record.h"
 #include "report.h"
 #include "util.h"
 
@@ -248,10 +249,12 @@ int cmd_report(const char *db_path, const char *run)
 	int64_t id;
 	if (open_run(db_path, run, &db, &id) < 0)
 		return 1;
-	char tmp[PATH_MAX], dir[PATH_MAX], path[PATH_MAX + 32];
-	snprintf(tmp, sizeof(tmp), "%s", db_path);
-	snprintf(dir, sizeof(dir), "%s/run-%lld", dirname(tmp), (long long)id);
-	rb_mkdir_p(dir);
+	char dir[PATH_MAX], path[PATH_MAX + 32], name[32];
+	snprintf(name, sizeof(name), "run-%lld", (long long)id);
+	if (results_dir(db_path, name, dir, sizeof(dir)) < 0) {
+		db_close(&db);
+		return 1;
+	}
 	int rc = report_generate(&db, id, dir, path, sizeof(path));
 	db_close(&db);
 	if (path[0])

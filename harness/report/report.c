@@ -72,7 +72,7 @@ static int tsv_row(void *arg, const struct db_users_stat *p)
 static int write_data(struct db *db, int64_t run, const char *metric, const char *path, char *names, size_t nlen,
 		      long *umin, long *umax)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = rb_create_stream(path);
 	if (!f)
 		return -1;
 	fprintf(f, "# users mean min max n (%s)\n", metric);
@@ -100,39 +100,59 @@ static int gnuplot(const char *plotdir, const char *script, const char *data, co
 	char path[PATH_MAX + 64], logx_s[4];
 	snprintf(path, sizeof(path), "%s/figure.gp", plotdir);
 	snprintf(logx_s, sizeof(logx_s), "%d", logx ? 1 : 0);
+	/* gnuplot opens its output by name: it writes into a directory of its
+	 * own, made here, and the figure is renamed into place, replacing
+	 * whatever was planted there rather than writing through it */
+	char tmpdir[PATH_MAX], tmp_out[PATH_MAX + 64], made[PATH_MAX + 80], final[PATH_MAX + 16];
+	const char *slash = strrchr(out, '/');
+	snprintf(tmpdir, sizeof(tmpdir), "%.*s/.gnuplot-XXXXXX", (int)(slash - out), out);
+	if (!mkdtemp(tmpdir))
+		return -1;
+	snprintf(tmp_out, sizeof(tmp_out), "%s%s", tmpdir, slash);
+	snprintf(made, sizeof(made), "%s.%s", tmp_out, fmt);
+	snprintf(final, sizeof(final), "%s.%s", out, fmt);
 	/* gnuplot's chatter (an empty x range with one point) would tear the
 	 * tables on the terminal: it goes to a log, kept only on failure */
-	char log[PATH_MAX + 16];
-	snprintf(log, sizeof(log), "%s.%s.log", out, fmt);
+	char log[PATH_MAX + 80], kept[PATH_MAX + 32];
+	snprintf(log, sizeof(log), "%s.%s.log", tmp_out, fmt);
+	snprintf(kept, sizeof(kept), "%s.%s.log", out, fmt);
 	pid_t pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		rmdir(tmpdir);
 		return -1;
+	}
 	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		int fd = open(log, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd >= 0)
 			dup2(fd, 2);
-		execlp("gnuplot", "gnuplot", "-c", path, script, plotdir, data, out, fmt, names, title, logx_s, unavail,
-		       (char *)NULL);
+		execlp("gnuplot", "gnuplot", "-c", path, script, plotdir, data, tmp_out, fmt, names, title, logx_s,
+		       unavail, (char *)NULL);
 		_exit(127);
 	}
-	int st;
+	int st, rc = -1;
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
-			return -1;
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+			break;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && rename(made, final) == 0) {
 		unlink(log);
-		return 0;
+		unlink(kept);
+		rc = 0;
+	} else {
+		char line[300] = "", last[300] = "";
+		FILE *f = fopen(log, "r");
+		while (f && fgets(line, sizeof(line), f))
+			if (line[0] != '\n')
+				snprintf(last, sizeof(last), "%s", line);
+		if (f)
+			fclose(f);
+		last[strcspn(last, "\n")] = 0;
+		unlink(made);
+		if (rename(log, kept) < 0)
+			unlink(log);
+		rb_warn("gnuplot %s.gp failed (%s): %s", script, kept, last[0] ? last : "no message");
 	}
-	char line[300] = "", last[300] = "";
-	FILE *f = fopen(log, "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (line[0] != '\n')
-			snprintf(last, sizeof(last), "%s", line);
-	if (f)
-		fclose(f);
-	last[strcspn(last, "\n")] = 0;
-	rb_warn("gnuplot %s.gp failed (%s): %s", script, log, last[0] ? last : "no message");
-	return -1;
+	rmdir(tmpdir);
+	return rc;
 }
 
 struct meta_state {
@@ -251,7 +271,7 @@ static void html_unavailable(FILE *f, struct db *db, int64_t run)
 static int write_compare(struct db *db, const int64_t *runs, int n, const char *metric, const char *path, long *umin,
 			 long *umax)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = rb_create_stream(path);
 	if (!f)
 		return -1;
 	fprintf(f, "# users mean min max n (%s), a block per run\n", metric);
@@ -357,7 +377,7 @@ int report_generate(struct db *db, int64_t run, const char *dir, char *path, siz
 		fig_ok[i] = 1;
 	}
 	snprintf(path, plen, "%s/report.html", dir);
-	FILE *f = fopen(path, "w");
+	FILE *f = rb_create_stream(path);
 	if (!f) {
 		rb_warn("%s: %s", path, strerror(errno));
 		path[0] = 0;

@@ -116,7 +116,10 @@ int point_run(const struct point_env *env, const struct point_spec *ps, struct p
 	}
 
 	int outp[2], gate[2];
-	int logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int logfd = rb_create_file(logpath, 0644);
+	/* stress-ng opens its -Y files by name */
+	unlink(yaml);
+	unlink(sng_yaml);
 	if (logfd < 0 || pipe2(outp, O_CLOEXEC) < 0 || pipe2(gate, O_CLOEXEC) < 0) {
 		snprintf(out->error, sizeof(out->error), "%s: %s", logpath, strerror(errno));
 		companion_stop(&comp, &out->ss);

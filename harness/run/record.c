@@ -1,10 +1,40 @@
 #include "record.h"
 #include "util.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "rev.h"
+
+int results_path(const char *db_path, const char *name, char *buf, size_t len)
+{
+	char tmp[PATH_MAX];
+	snprintf(tmp, sizeof(tmp), "%s", db_path);
+	const char *slash = strrchr(tmp, '/');
+	const char *base = slash ? slash + 1 : tmp;
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - tmp) : 1, slash ? tmp : ".");
+	if (slash == tmp)
+		snprintf(dir, sizeof(dir), "/");
+	if (!strcmp(base, "rmapbench.db"))
+		snprintf(buf, len, "%s/%s", dir, name);
+	else
+		snprintf(buf, len, "%s/%s-%s", dir, base, name);
+	return rb_mkdir_p(dir);
+}
+
+int results_dir(const char *db_path, const char *name, char *buf, size_t len)
+{
+	if (results_path(db_path, name, buf, len) < 0 || rb_own_dir(buf, 0755) < 0) {
+		rb_error("results directory %s: %s%s", buf, strerror(errno),
+			 errno == ELOOP ? " (a symbolic link: refusing to write through it)" : "");
+		return -1;
+	}
+	return 0;
+}
 
 const char *rb_revision(void)
 {

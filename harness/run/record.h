@@ -17,6 +17,14 @@ struct run_here {
 };
 
 const char *rb_revision(void);
+
+/* Where a database's outputs go: DIR/NAME beside DIR/rmapbench.db, and
+ * DIR/BASE-NAME beside any other DIR/BASE, so that two databases in one
+ * folder never share a run's directory. The folder is created (not the
+ * output itself). */
+int results_path(const char *db_path, const char *name, char *buf, size_t len);
+/* results_path, made a directory of ours (rb_own_dir): -1 said. */
+int results_dir(const char *db_path, const char *name, char *buf, size_t len);
 /* m.revision, m.host and m.kernel_release of this machine; the rest given. */
 void run_here_init(struct run_here *h, const char *target, const char *variant, const char *config_name,
 		   const char *config_text);

@@ -150,10 +150,9 @@ int run_suite(struct config *cfg, const char *db_path, struct suite_result *res)
 		return 1;
 	}
 	res->run = run_id;
-	char rundir[PATH_MAX];
-	snprintf(rundir, sizeof(rundir), "%s/run-%lld", dbdir, (long long)run_id);
-	if (rb_mkdir_p(rundir) < 0) {
-		rb_error("results directory %s: %s", rundir, strerror(errno));
+	char rundir[PATH_MAX], name[32];
+	snprintf(name, sizeof(name), "run-%lld", (long long)run_id);
+	if (results_dir(db_path, name, rundir, sizeof(rundir)) < 0) {
 		db_run_end(&db, run_id, "failed", "cannot create the run's directory");
 		db_close(&db);
 		return 1;

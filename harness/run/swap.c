@@ -1,4 +1,9 @@
+/* The run's swap file is made and switched on through the descriptor that
+ * created it (swapon of /proc/self/fd/N), never by a name someone could
+ * swap for a link; it carries the label rmapbench-PID in its header, which
+ * is what a later run checks before it undoes a stale one. */
 #include "swap.h"
+#include "swapfile.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -6,13 +11,29 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/swap.h>
 #include <unistd.h>
 
+#define NAME_FORMAT ".rmapbench-swap-%d"
+
+static int swap_fd = -1;
+static char swap_path[1100];
+
+static void label_of(int pid, char *buf, size_t len)
+{
+	snprintf(buf, len, "rmapbench-%d", pid);
+}
+
+static void fd_path(int fd, char *buf, size_t len)
+{
+	snprintf(buf, len, "/proc/self/fd/%d", fd);
+}
+
 int swap_enable(const char *dir, long mib, char *path, size_t pathlen, char *err, size_t errlen)
 {
-	snprintf(path, pathlen, "%s/.rmapbench-swap-%d", dir, (int)getpid());
-	int fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+	snprintf(path, pathlen, "%s/" NAME_FORMAT, dir, (int)getpid());
+	int fd = open(path, O_CREAT | O_EXCL | O_NOFOLLOW | O_RDWR | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		snprintf(err, errlen, "swap file %s: %s", path, strerror(errno));
 		return -1;
@@ -20,38 +41,71 @@ int swap_enable(const char *dir, long mib, char *path, size_t pathlen, char *err
 	/* Written, not fallocated: swapon refuses files with holes or
 	 * unwritten extents on some filesystems. */
 	static char zero[1 << 20];
+	char label[32], via[64];
+	label_of((int)getpid(), label, sizeof(label));
 	for (long i = 0; i < mib; i++) {
 		if (write(fd, zero, sizeof(zero)) != (ssize_t)sizeof(zero)) {
 			snprintf(err, errlen, "swap file %s: writing: %s", path, strerror(errno));
-			close(fd);
-			unlink(path);
-			return -1;
+			goto fail;
 		}
 	}
-	fsync(fd);
-	close(fd);
-	char out[256];
-	char *argv[] = { "mkswap", path, NULL };
-	if (rb_capture(argv, out, sizeof(out)) != 0) {
-		snprintf(err, errlen, "mkswap %s failed (is util-linux installed?)", path);
-		unlink(path);
-		return -1;
+	if (swap_header_write(fd, (uint64_t)mib << 20, sysconf(_SC_PAGESIZE), label) < 0) {
+		snprintf(err, errlen, "swap file %s: writing its header: %s", path, strerror(errno));
+		goto fail;
 	}
-	if (swapon(path, 0) < 0) {
+	fd_path(fd, via, sizeof(via));
+	if (swapon(via, 0) < 0) {
 		snprintf(err, errlen, "swapon %s: %s", path, strerror(errno));
-		unlink(path);
-		return -1;
+		goto fail;
 	}
+	swap_fd = fd;
+	snprintf(swap_path, sizeof(swap_path), "%s", path);
 	return 0;
+fail:
+	close(fd);
+	unlink(path);
+	return -1;
 }
 
 void swap_disable(const char *path)
 {
-	if (!path || !*path)
+	if (!path || !*path || swap_fd < 0 || strcmp(path, swap_path))
 		return;
-	if (swapoff(path) < 0 && errno != EINVAL)
+	char via[64];
+	fd_path(swap_fd, via, sizeof(via));
+	if (swapoff(via) < 0 && errno != EINVAL)
 		rb_warn("swapoff %s: %s", path, strerror(errno));
+	close(swap_fd);
+	swap_fd = -1;
 	unlink(path);
+}
+
+/* A stale file is undone only when it is provably a run's: a regular file
+ * of ours, not a link, with the swap header labelled by the pid in its
+ * name. Anything else is left alone, with a warning. */
+static void reap_one(int dirfd, const char *dir, const char *name, int pid)
+{
+	char label[32], via[64];
+	label_of(pid, label, sizeof(label));
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	struct stat st, again;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_nlink != 1 ||
+	    !swap_header_is(fd, sysconf(_SC_PAGESIZE), label)) {
+		rb_warn("%s/%s looks like a stale swap file but is not provably ours (%s): left alone", dir, name,
+			fd < 0 ? strerror(errno) : "not a regular file of ours with our swap label");
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	rb_warn("undoing swap file %s/%s left by a killed run", dir, name);
+	fd_path(fd, via, sizeof(via));
+	if (swapoff(via) < 0 && errno != EINVAL)
+		rb_warn("swapoff %s/%s: %s", dir, name, strerror(errno));
+	/* unlinked only if the name still holds the file just checked */
+	if (fstatat(dirfd, name, &again, AT_SYMLINK_NOFOLLOW) == 0 && again.st_ino == st.st_ino &&
+	    again.st_dev == st.st_dev)
+		unlinkat(dirfd, name, 0);
+	close(fd);
 }
 
 void swap_reap_stale(const char *dir)
@@ -61,13 +115,10 @@ void swap_reap_stale(const char *dir)
 		return;
 	struct dirent *e;
 	while ((e = readdir(d))) {
-		int pid;
-		if (sscanf(e->d_name, ".rmapbench-swap-%d", &pid) != 1 || rb_process_alive(pid, NULL))
+		int pid, end = 0;
+		if (sscanf(e->d_name, NAME_FORMAT "%n", &pid, &end) != 1 || e->d_name[end] || rb_process_alive(pid, NULL))
 			continue;
-		char path[1024];
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		rb_warn("undoing swap file %s left by a killed run", path);
-		swap_disable(path);
+		reap_one(dirfd(d), dir, e->d_name, pid);
 	}
 	closedir(d);
 }

@@ -2,6 +2,7 @@
  * version-1 swap header, swapon(2). Memory pressure in the guest comes
  * from its RAM size; this is where the pages it reclaims go. */
 #include "agent.h"
+#include "swapfile.h"
 #include "util.h"
 
 #include <errno.h>
@@ -18,21 +19,10 @@ static long swap_mib;
 
 static int write_header(const char *dev, uint64_t bytes, long page)
 {
-	/* include/linux/swap.h, union swap_header: bootbits[1024], then
-	 * version, last_page, nr_badpages; "SWAPSPACE2" ends the first page. */
-	unsigned char *h = calloc(1, (size_t)page);
-	if (!h)
-		return -1;
-	uint32_t version = 1, last = (uint32_t)(bytes / (uint64_t)page - 1), bad = 0;
-	memcpy(h + 1024, &version, 4);
-	memcpy(h + 1028, &last, 4);
-	memcpy(h + 1032, &bad, 4);
-	memcpy(h + page - 10, "SWAPSPACE2", 10);
 	int fd = open(dev, O_WRONLY | O_CLOEXEC);
-	int r = fd < 0 || pwrite(fd, h, (size_t)page, 0) != page || fsync(fd) < 0 ? -1 : 0;
+	int r = fd < 0 ? -1 : swap_header_write(fd, bytes, page, "rmapbench-zram");
 	if (fd >= 0)
 		close(fd);
-	free(h);
 	return r;
 }
 

@@ -21,7 +21,7 @@ db=$tmp/b.db
 "$BIN" --db "$db" bench 'engine/page_referenced/(legacy|avc)/' --repetitions 2 --min-time 0.001 >"$tmp/out" 2>&1 || fail "rmapbench bench: $(tail -5 "$tmp/out")"
 run=$(sqlite3 "$db" "select id from runs where target = 'bench' and status = 'done'")
 [[ -n $run ]] || fail "no done bench run"
-json=$tmp/run-$run/bench.json
+json=$tmp/b.db-run-$run/bench.json
 [[ -s $json ]] || fail "the JSON file was not kept"
 # the keys Google Benchmark's own tools (compare.py) read
 [[ $(sqlite3 :memory: "select json_extract(readfile('$json'), '\$.context.library_version') is not null and count(*) = sum(json_extract(value, '\$.name') is not null and json_extract(value, '\$.run_type') = 'aggregate' and json_extract(value, '\$.aggregate_name') is not null and json_extract(value, '\$.real_time') is not null and json_extract(value, '\$.cpu_time') is not null and json_extract(value, '\$.time_unit') is not null and json_extract(value, '\$.iterations') is not null and json_extract(value, '\$.repetitions') = 2) from json_each(readfile('$json'), '\$.benchmarks')") == 1 ]] || fail "the JSON lacks Google Benchmark's keys"
@@ -30,9 +30,9 @@ for agg in mean median stddev cv; do
 	[[ $n == 10 ]] || fail "real_time_$agg at $n of 10 benchmarks"
 done
 [[ $(sqlite3 "$db" "select count(*) from point_attrs a join points p on p.id = a.point_id where p.run_id = $run and a.key = 'library_version' and a.value != 'unknown'") == 10 ]] || fail "library version not recorded"
-legacy=$(awk -F'\t' '$1 == "legacy" && $2 == "page_referenced" {print $4}' "$tmp/calibration.tsv")
-avc=$(awk -F'\t' '$1 == "avc" && $2 == "page_referenced" {print $4}' "$tmp/calibration.tsv")
-[[ -n $legacy && -n $avc ]] || fail "calibration lacks the walks: $(cat "$tmp/calibration.tsv")"
+legacy=$(awk -F'\t' '$1 == "legacy" && $2 == "page_referenced" {print $4}' "$tmp/b.db-calibration.tsv")
+avc=$(awk -F'\t' '$1 == "avc" && $2 == "page_referenced" {print $4}' "$tmp/b.db-calibration.tsv")
+[[ -n $legacy && -n $avc ]] || fail "calibration lacks the walks: $(cat "$tmp/b.db-calibration.tsv")"
 awk -v l="$legacy" -v a="$avc" 'BEGIN { exit !(l > 1 && (a < 0 ? -a : a) < l / 10) }' || fail "legacy's walk does not grow with N ($legacy ns per child) or avc's does ($avc)"
 echo "legacy $legacy ns per child, avc $avc"
 exit 0

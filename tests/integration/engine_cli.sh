@@ -43,8 +43,8 @@ mkdir -p "$tmp/sweep"
 [[ $(sqlite3 "$tmp/sweep/w.db" "select count(distinct p.run_id), count(*) from points p") == "4|8" ]] || fail "the sweep is not 4 runs of 2 points"
 [[ $(sqlite3 "$tmp/sweep/w.db" "select r.value from results r join points p on p.id = r.point_id join runs u on u.id = r.run_id where u.variant = 'legacy' and p.users = 20 and r.metric = 'rmap_vmas_per_walk'") == 21.0 ]] || fail "legacy at N=20 is not 21"
 if command -v gnuplot >/dev/null; then
-	grep -q "^figure: .*/walkcost-1-4/walkcost-rmap_vmas_per_walk.png" "$tmp/o" || fail "no sweep figure: $(cat "$tmp/o" "$tmp/err")"
-	[[ -s $tmp/sweep/walkcost-1-4/walkcost-page_referenced_vmas_per_walk.png ]] || fail "no page_referenced figure"
+	grep -q "^figure: .*/w.db-walkcost-1-4/walkcost-rmap_vmas_per_walk.png" "$tmp/o" || fail "no sweep figure: $(cat "$tmp/o" "$tmp/err")"
+	[[ -s $tmp/sweep/w.db-walkcost-1-4/walkcost-page_referenced_vmas_per_walk.png ]] || fail "no page_referenced figure"
 fi
 e walkcost --variant avc --children 2,,x --pages 2 2>"$tmp/err"; [[ $? == 2 ]] || fail "a bad --children list did not exit 2"
 grep -q -- "--children x: expected an integer" "$tmp/err" || fail "bad list error: $(cat "$tmp/err")"

@@ -24,21 +24,21 @@ printf 'users = 1, 2\njobs_per_user = 2\nshared_mib = 1\nseed = %s\ncollectors =
 
 weird="$tmp/o'brien \"q\" \$(touch pwned-1) ';system(\"touch pwned-2\");'"$'\n'"nl"
 "$BIN" --db "$weird/rb.db" run "$tmp/s.conf" >"$tmp/out" 2>&1 || fail "a run under a weird path: $(tail -n 5 "$tmp/out")"
-check_figures "$weird/run-1"
+check_figures "$weird/rb.db-run-1"
 no_marks
 
 mkdir -p '<touch pwned-3'
 "$BIN" --db '<touch pwned-3/rb.db' run "$tmp/s.conf" >"$tmp/out" 2>&1 || fail "a run under '<touch': $(tail -n 5 "$tmp/out")"
-check_figures '<touch pwned-3/run-1'
+check_figures "<touch pwned-3/rb.db-run-1"
 no_marks
 
 # names read back from a database someone else wrote
 db="$weird/rb.db"
 sql "$db" "UPDATE points SET workload = 'a'';system(\"touch pwned-4\");''b c' WHERE users = 1"
 sql "$db" "UPDATE runs SET config_name = '<script>x</script>'"
-rm -f "$weird"/run-1/*.png "$weird"/run-1/*.svg
+rm -f "$weird"/rb.db-run-1/*.png "$weird"/rb.db-run-1/*.svg
 "$BIN" --db "$db" report 1 >"$tmp/out" 2>&1 || fail "report of a hostile database: $(tail -n 5 "$tmp/out")"
-check_figures "$weird/run-1"
+check_figures "$weird/rb.db-run-1"
 no_marks
-grep -q '<script>' "$weird/run-1/report.html" && fail "a name reached the HTML unescaped"
+grep -q '<script>' "$weird/rb.db-run-1/report.html" && fail "a name reached the HTML unescaped"
 echo "hostile paths and names: every figure, nothing ran"

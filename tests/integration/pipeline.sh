@@ -9,7 +9,7 @@ jobs_per_user = 5
 shared_mib = 4
 seed = $marker
 CONF
-db=$tmp/results/rb.db
+db=$tmp/results/rmapbench.db
 out=$("$BIN" --db "$db" run "$tmp/small.conf" 2>"$tmp/err") || fail "run failed: $(tail -5 "$tmp/err")"
 grep -q "^run 1: done" <<<"$out" || fail "no 'run 1: done' in: $out"
 grep -q "^report: $tmp/results/run-1/report.html" <<<"$out" || fail "no report path in: $out"

@@ -4,7 +4,7 @@
 # one-line errors for a missing image, recipe, package and source.
 . "$(dirname "$0")/../lib.sh"
 command -v qemu-system-x86_64 >/dev/null || fail "qemu-system-x86_64 missing (scripts/deps.sh installs it)"
-db=$tmp/results/rb.db
+db=$tmp/results/rmapbench.db
 
 # 1. One point in the stock kernel, with reclaim: every metric the issue
 #    names is measured or explained.

@@ -52,7 +52,7 @@ ls "$tmp"/cache/.build-* >/dev/null 2>&1 && fail "the failed build left its unpa
 echo "ok: $(grep error: "$tmp/e")"
 
 echo "== compare-kernels stock legacy-anon-vma"
-db=$tmp/results/rb.db
+db=$tmp/results/rmapbench.db
 "$BIN" --db "$db" compare-kernels stock legacy-anon-vma >"$tmp/cmp" ||
 	fail "compare-kernels failed: $(tail -20 "$tmp/cmp")"
 cat "$tmp/cmp"
