@@ -9,6 +9,7 @@
 #include "query.h"
 #include "paths.h"
 #include "record.h"
+#include "runlock.h"
 #include "stats.h"
 #include "util.h"
 
@@ -199,6 +200,10 @@ int cmd_bench(int argc, char **argv, const char *db_path)
 	char bin[PATH_MAX + 32], err[1200];
 	if (rb_sibling_binary("RMAPBENCH_BENCH", "rmapbench-bench", bin, sizeof(bin)) < 0) {
 		rb_error("the benchmark binary is missing (run 'make')");
+		return 1;
+	}
+	if (run_lock_take(db_path, err, sizeof(err)) < 0) {
+		rb_error("%s", err);
 		return 1;
 	}
 	struct db db;

@@ -8,6 +8,7 @@
 #include "point.h"
 #include "progress.h"
 #include "record.h"
+#include "runlock.h"
 #include "sandbox.h"
 #include "signals.h"
 #include "swap.h"
@@ -121,6 +122,11 @@ int run_suite(struct config *cfg, const char *db_path, struct suite_result *res)
 		return 1;
 	}
 	rb_signals_install();
+	if (run_lock_take(db_path, err, sizeof(err)) < 0) {
+		rb_error("%s", err);
+		db_close(&db);
+		return 1;
+	}
 	/* Thousands of runnable users would starve the harness: its lock ring
 	 * reader, its deadline and its signal handling. It mostly sleeps, so
 	 * running it above the load costs the load nothing; children go back

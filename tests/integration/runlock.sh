@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Two measuring runs on one machine do not overlap: while another holds the
+# run lock, a run refuses in one line (RMAPBENCH_LOCK_WAIT=0) or waits,
+# saying for whom, and starts once it is released.
+. "$(dirname "$0")/../lib.sh"
+export RMAPBENCH_LOCK=$tmp/run.lock
+printf 'users = 1\njobs_per_user = 1\nshared_mib = 1\nseed = %s\ncollectors = cpu\n' "$marker" >"$tmp/s.conf"
+db=$tmp/r/rmapbench.db
+
+printf 'pid 1, database elsewhere.db, since dawn\n' >"$RMAPBENCH_LOCK"
+flock "$RMAPBENCH_LOCK" sleep 4 &
+holder=$!
+sleep 0.5
+RMAPBENCH_LOCK_WAIT=0 "$BIN" --db "$db" run "$tmp/s.conf" >"$tmp/out" 2>"$tmp/err" && fail "a run started beside a held lock"
+[[ $(wc -l <"$tmp/err") == 1 ]] && grep -q "another measuring run holds.*elsewhere.db" "$tmp/err" ||
+	fail "no one-line refusal naming the holder: $(cat "$tmp/err")"
+
+"$BIN" --db "$db" run "$tmp/s.conf" >"$tmp/out" 2>"$tmp/err" &
+waiter=$!
+sleep 1.5
+grep -q "waiting for another measuring run" "$tmp/err" || fail "the second run does not say it waits: $(cat "$tmp/err")"
+[[ -z $(sql "$db" "SELECT id FROM runs" 2>/dev/null) ]] || fail "the second run started while the lock was held"
+wait "$holder"
+released=$(date +%s.%N)
+wait "$waiter" || fail "the waiting run failed: $(cat "$tmp/err")"
+started=$(sql "$db" "SELECT strftime('%s', started_at) FROM runs WHERE id = 1")
+awk -v s="$started" -v r="$released" 'BEGIN { exit !(s + 1 >= r) }' || fail "the run started before the release"
+grep -q "pid $waiter" "$RMAPBENCH_LOCK" || fail "the lock does not say who took it: $(cat "$RMAPBENCH_LOCK")"
+echo "a held lock: refused in one line, or waited for"
