@@ -32,6 +32,11 @@ void rb_warn(const char *fmt, ...)
 
 char *rb_read_file(const char *path, size_t *lenp)
 {
+	return rb_read_file_max(path, RB_READ_MAX, lenp);
+}
+
+char *rb_read_file_max(const char *path, size_t max, size_t *lenp)
+{
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
@@ -40,6 +45,12 @@ char *rb_read_file(const char *path, size_t *lenp)
 	for (;;) {
 		if (!buf)
 			break;
+		if (len > max) { /* /dev/zero, or a file that is not what it says */
+			free(buf);
+			close(fd);
+			errno = EFBIG;
+			return NULL;
+		}
 		if (len == cap) {
 			char *nb = realloc(buf, cap * 2 + 1);
 			if (!nb) {

@@ -12,8 +12,11 @@
 void rb_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Reads a whole file; NULL with errno set on failure. */
+/* Reads a whole file; NULL with errno set on failure (EFBIG past the
+ * cap: RB_READ_MAX for rb_read_file, whatever is given for _max). */
+#define RB_READ_MAX ((size_t)64 << 20)
 char *rb_read_file(const char *path, size_t *len);
+char *rb_read_file_max(const char *path, size_t max, size_t *len);
 /* Writes a string to an existing file such as a cgroup knob. */
 int rb_write_file(const char *path, const char *text);
 

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define CONFIG_MAX_BYTES (1 << 20)
+
 static const char *const known_targets[] = { "host", "vm", NULL };
 static const char *const known_accels[] = { "auto", "kvm", "tcg", NULL };
 
@@ -382,9 +384,12 @@ int config_parse_text(struct config *c, const char *origin, const char *text, ch
 int config_load(struct config *c, const char *path, char *err, size_t errlen)
 {
 	size_t len;
-	char *text = rb_read_file(path, &len);
+	char *text = rb_read_file_max(path, CONFIG_MAX_BYTES, &len);
 	if (!text) {
-		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		if (errno == EFBIG)
+			snprintf(err, errlen, "%s: larger than %d KiB: not a suite", path, CONFIG_MAX_BYTES >> 10);
+		else
+			snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 		return -1;
 	}
 	if (memchr(text, 0, len)) {

@@ -111,7 +111,7 @@ int point_run(const struct point_env *env, const struct point_spec *ps, struct p
 	struct companion comp = { 0 };
 	if (cfg->stress_ng[0]) {
 		double dur = param_double(cfg, "duration_s", 0);
-		if (companion_start(&comp, cfg->stress_ng, sng_yaml, dur > 0 ? dur + 60 : cfg->point_timeout_s) < 0)
+		if (companion_start(&comp, cfg->stress_ng, sng_yaml, dur > 0 ? dur + 60 : cfg->point_timeout_s, &sb) < 0)
 			rb_warn("stress-ng companion did not start: %s", strerror(errno));
 	}
 
@@ -238,7 +238,8 @@ int point_run(const struct point_env *env, const struct point_spec *ps, struct p
 	}
 	if (ext && ext->collect(yaml, ps->users, &out->ss) < 0 && !killed)
 		snprintf(out->error, sizeof(out->error), "%s wrote no metrics to %s", ext->program, yaml);
-	companion_stop(&comp, &out->ss);
+	if (companion_stop(&comp, &out->ss) < 0 && !killed)
+		snprintf(out->error, sizeof(out->error), "%s", comp.why);
 	sandbox_report(&sb, &out->ss);
 	int left = sandbox_kill_all(&sb);
 	if (left)

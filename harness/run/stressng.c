@@ -1,4 +1,5 @@
 #include "stressng.h"
+#include "sandbox.h"
 #include "util.h"
 
 #include <errno.h>
@@ -71,7 +72,7 @@ int stressng_parse_yaml(const char *path, struct sample_set *out, int forks_as)
 	return found ? 0 : -1;
 }
 
-int companion_start(struct companion *c, const char *args, const char *yaml, double timeout_s)
+int companion_start(struct companion *c, const char *args, const char *yaml, double timeout_s, struct sandbox *sb)
 {
 	memset(c, 0, sizeof(*c));
 	snprintf(c->yaml, sizeof(c->yaml), "%s", yaml);
@@ -99,6 +100,9 @@ int companion_start(struct companion *c, const char *args, const char *yaml, dou
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(127);
+		/* into the point's cgroup before it forks a stressor */
+		if (sb && sandbox_attach(sb, getpid()) < 0)
+			_exit(126);
 		setpriority(PRIO_PROCESS, 0, 0);
 		int devnull = open("/dev/null", O_WRONLY);
 		dup2(devnull, 1);
@@ -110,11 +114,17 @@ int companion_start(struct companion *c, const char *args, const char *yaml, dou
 	return 0;
 }
 
-void companion_stop(struct companion *c, struct sample_set *out)
+int companion_stop(struct companion *c, struct sample_set *out)
 {
 	if (c->pid <= 0)
-		return;
-	int st = 0;
+		return 0;
+	int st = 0, early = 0;
+	/* one that ended before it was told to has failed, whatever it says */
+	pid_t done = waitpid(c->pid, &st, WNOHANG);
+	if (done == c->pid) {
+		early = 1;
+		goto reaped;
+	}
 	/* SIGINT lets stress-ng stop its stressors and write its YAML */
 	kill(c->pid, SIGINT);
 	for (int i = 0; i < 200; i++) {
@@ -127,6 +137,7 @@ void companion_stop(struct companion *c, struct sample_set *out)
 			waitpid(c->pid, &st, 0);
 		}
 	}
+reaped:
 	killpg(c->pid, SIGKILL); /* any stressor that outlived its parent */
 	ss_attr(out, "stress_ng_args", "%s", c->args);
 	if (stressng_parse_yaml(c->yaml, out, 0) < 0)
@@ -134,4 +145,11 @@ void companion_stop(struct companion *c, struct sample_set *out)
 			       WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 	unlink(c->yaml);
 	c->pid = 0;
+	int status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	if (early || status != 0) {
+		snprintf(c->why, sizeof(c->why), "the stress-ng companion (%s) %s with status %d", c->args,
+			 early ? "ended before the point did" : "exited", status);
+		return -1;
+	}
+	return 0;
 }

@@ -13,13 +13,18 @@ struct companion {
 	pid_t pid;
 	char yaml[1024];
 	char args[256];
+	char why[400];         /* why it failed, after companion_stop */
 };
+struct sandbox;
 
 int stressng_version(char *buf, size_t len);
 /* Parses a -Y file into stressng_<stressor>_* metrics; forks_as: when set,
  * the fork stressor's ops also become forks and forks_per_s. */
 int stressng_parse_yaml(const char *path, struct sample_set *out, int forks_as);
-int companion_start(struct companion *c, const char *args, const char *yaml, double timeout_s);
-void companion_stop(struct companion *c, struct sample_set *out);
+/* Started inside the point's sandbox (sb may be NULL). */
+int companion_start(struct companion *c, const char *args, const char *yaml, double timeout_s, struct sandbox *sb);
+/* -1 when it failed (ended early, or a non-zero status): c->why says how,
+ * and the point fails with it. */
+int companion_stop(struct companion *c, struct sample_set *out);
 
 #endif

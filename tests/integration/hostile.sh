@@ -45,4 +45,26 @@ expect 2 "$tmp/d.conf:1: duration_s: 'nan' is not a finite number" "$BIN" --db "
 expect 2 "duration_s: 'inf' is not a finite number" "$BIN" --db "$db" --set duration_s=inf run "$tmp/nan.conf"
 expect 2 "a control character" "$BIN" --db "$db" --set $'seed=1\nrun rm -rf /' run "$tmp/nan.conf"
 [[ $(sql "$db" "SELECT count(*) FROM runs") == 1 ]] || fail "a refused config recorded a run"
+expect 2 "/dev/zero: larger than 1024 KiB" "$BIN" --db "$db" run /dev/zero
+expect 2 "/dev/zero: File too large" "$BIN" --db "$db" engine replay /dev/zero --variant avc --no-db
+
+# The stress-ng companion runs inside the point's cgroup, and when it
+# fails the point fails with its reason (the run used to end 'done').
+if command -v stress-ng >/dev/null; then
+	printf 'users = 1\nduration_s = 2\ncollectors = cpu\nstress_ng = --nosuchoption 1\n' >"$tmp/sng.conf"
+	"$BIN" --db "$db" run "$tmp/sng.conf" >"$tmp/out" 2>&1 && fail "a failed companion left the run done"
+	err=$(sql "$db" "SELECT error FROM points WHERE run_id = (SELECT max(id) FROM runs)")
+	[[ $err == *"stress-ng companion"* ]] || fail "the point does not say the companion failed: '$err'"
+	printf 'users = 1\nduration_s = 3\ncollectors = cpu\nstress_ng = --vm 1 --vm-bytes 4M --vm-keep\n' >"$tmp/ok.conf"
+	"$BIN" --db "$db" run "$tmp/ok.conf" >"$tmp/out" 2>&1 &
+	runner=$!
+	where=""
+	for _ in $(seq 1 30); do
+		sleep 0.2
+		p=$(pgrep -f -- "stress-ng --vm 1 --vm-bytes 4M" | head -n 1)
+		[[ -n $p ]] && where=$(cat "/proc/$p/cgroup" 2>/dev/null) && [[ -n $where ]] && break
+	done
+	wait "$runner" || fail "the run with a companion failed: $(tail -n 3 "$tmp/out")"
+	[[ $where == *"$RMAPBENCH_CGROUP_NAME"* ]] || fail "the companion ran outside the point's cgroup: $where"
+fi
 echo "hostile output and input: refused or recorded as unavailable, nothing lost"
