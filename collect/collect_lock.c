@@ -69,6 +69,8 @@ static long perf_open(struct perf_event_attr *a, pid_t pid, int cpu)
 	return syscall(SYS_perf_event_open, a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
+static int tracefs_mounted_here;
+
 /* The tracefs event dir, mounting tracefs if nothing has. */
 static int tracefs_event(const char *event, char *dir, size_t len)
 {
@@ -88,6 +90,7 @@ static int tracefs_event(const char *event, char *dir, size_t len)
 			return -1; /* told where to look: do not look elsewhere */
 	}
 	if (!getenv("RMAPBENCH_SYSROOT") && mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0) {
+		tracefs_mounted_here = 1; /* lock_stop takes it down again */
 		snprintf(dir, len, "/sys/kernel/tracing/events/%s", event);
 		return access(dir, R_OK);
 	}
@@ -393,6 +396,8 @@ static void lock_stop(struct coll_ctx *c)
 		lockstat_report(c->out);
 	else
 		ss_unavailable(c->out, "lockstat_anon_vma_contentions", "%s", p->ls_why);
+	if (tracefs_mounted_here && umount2("/sys/kernel/tracing", MNT_DETACH) == 0)
+		tracefs_mounted_here = 0;
 	free(p->recs);
 	free(p);
 	c->priv = NULL;

@@ -213,12 +213,27 @@ void sandbox_report(struct sandbox *sb, struct sample_set *out)
 		ss_add(out, "pids_limit_hits", (double)hits, "forks");
 }
 
+/* The point's cgroup, then its parent if no other point is in it (rmdir
+ * of a cgroup with children fails, and leaves it to whoever is last). */
+static void rmdir_with_parent(const char *dir)
+{
+	if (rmdir(dir) < 0)
+		return;
+	char parent[512];
+	snprintf(parent, sizeof(parent), "%s", dir);
+	char *slash = strrchr(parent, '/');
+	if (slash) {
+		*slash = 0;
+		rmdir(parent);
+	}
+}
+
 void sandbox_destroy(struct sandbox *sb)
 {
 	if (sb->mem_dir[0])
-		rmdir(sb->mem_dir);
+		rmdir_with_parent(sb->mem_dir);
 	if (sb->pids_dir[0] && strcmp(sb->pids_dir, sb->mem_dir))
-		rmdir(sb->pids_dir);
+		rmdir_with_parent(sb->pids_dir);
 }
 
 static void reap_dir(const char *base)
@@ -238,6 +253,7 @@ static void reap_dir(const char *base)
 		rmdir(sb.mem_dir);
 	}
 	closedir(d);
+	rmdir(base); /* left by a killed run; busy (and kept) while another runs */
 }
 
 void sandbox_reap_stale(void)
