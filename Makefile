@@ -89,7 +89,7 @@ all: $(B)/rmapbench $(B)/rmapbench-load $(B)/rmapbench-agent $(B)/rmapbench-benc
 
 help:
 	@echo "make              build the CLI, the static workload binary and the benchmarks"
-	@echo "make deps         install missing Debian packages (or say which)"
+	@echo "make deps         install missing Debian packages, those for building kernels too (or say which)"
 	@echo "make test         every test, ending in 'N passed, N failed'"
 	@echo "make test-kernels build legacy-anon-vma (cached), then compare it with stock in QEMU"
 	@echo "make check-10k    a 10,000-user aim7 point, then check nothing is left"
@@ -101,7 +101,7 @@ print-layers:
 	@$(foreach L,$(LAYERS),echo "$(L): $(filter-out $(GEN),$(LAYER_INC_$(L)))";)
 
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh --kernels
 
 $(GEN)/migrations.h: db/schema.sql $(sort $(wildcard db/migrations/*.sql)) scripts/embed-sql.sh
 	@mkdir -p $(@D)

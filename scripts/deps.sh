@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The one dependency bootstrap, used by ./run.sh and by `make test`;
-# `scripts/deps.sh --kernels` adds what building kernels from
-# linux-source-6.1 needs (make test-kernels, kernel build, the nightly).
+# The one dependency bootstrap. Only three commands install: ./run.sh with
+# no arguments, `make deps` (with --kernels: what building kernels from
+# linux-source-6.1 needs) and `make test`; every other ./run.sh command
+# runs it with --check, which says what is missing and installs nothing.
 # Installs the Debian packages that are missing, or, when it cannot (not
 # root, no apt-get), says exactly what is missing and the command for it.
 set -euo pipefail
@@ -27,9 +28,14 @@ packages=(
 	libgsl-dev zlib1g-dev
 )
 
-if [[ ${1:-} == --kernels ]]; then
-	packages+=(linux-source-6.1 flex bison bc libelf-dev libssl-dev xz-utils patch)
-fi
+check=0
+for a in "$@"; do
+	case $a in
+	--kernels) packages+=(linux-source-6.1 flex bison bc libelf-dev libssl-dev xz-utils patch) ;;
+	--check) check=1 ;; # say what is missing, install nothing
+	*) echo "rmapbench: deps.sh: unknown option '$a' (--kernels, --check)" >&2; exit 2 ;;
+	esac
+done
 
 missing=()
 for p in "${packages[@]}"; do
@@ -37,6 +43,11 @@ for p in "${packages[@]}"; do
 	[[ $status == "install ok installed" ]] || missing+=("$p")
 done
 [[ ${#missing[@]} -eq 0 ]] && exit 0
+if ((check)); then
+	echo "rmapbench: missing Debian packages: ${missing[*]}" >&2
+	echo "rmapbench: 'make deps' installs them (or: apt-get install -y ${missing[*]})" >&2
+	exit 1
+fi
 
 if [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null; then
 	echo "rmapbench: missing Debian packages: ${missing[*]}" >&2
