@@ -18,6 +18,9 @@ SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 # dynamic ones PIE with full RELRO (tests/integration/hardening.sh).
 HARDEN  := -fstack-protector-strong -D_FORTIFY_SOURCE=2 -fPIE
 HARDLD  := -pie -Wl,-z,relro,-z,now
+# The parser fuzzers: every layer again under clang, instrumented for
+# libFuzzer, ASan and UBSan.
+FUZZFLAGS := -g -O1 -Wno-unknown-warning-option -fsanitize=fuzzer-no-link,address,undefined
 B       := build
 GEN     := $(B)/gen
 
@@ -50,6 +53,8 @@ $(shell mkdir -p $(GEN); f=$(GEN)/rev.h; t='#define RMAPBENCH_REV "$(REV)"'; \
 # change: objects depend on it, so new flags rebuild and old ones do not.
 $(shell f=$(GEN)/flags.rel; t='$(CC) $(CSTD) $(WARN) $(CFLAGS) $(HARDEN) $(HARDLD)'; \
 	[ "$$(cat $$f 2>/dev/null)" = "$$t" ] || echo "$$t" > $$f)
+$(shell f=$(GEN)/flags.fuzz; t='clang $(CSTD) $(WARN) $(FUZZFLAGS)'; \
+	[ "$$(cat $$f 2>/dev/null)" = "$$t" ] || echo "$$t" > $$f)
 $(shell f=$(GEN)/flags.asan; t='$(CC) $(CSTD) $(WARN) $(CFLAGS) $(SAN)'; \
 	[ "$$(cat $$f 2>/dev/null)" = "$$t" ] || echo "$$t" > $$f)
 
@@ -70,6 +75,12 @@ $(B)/obj/$(1)/%.o: $(1)/%.c $(GEN)/flags.rel | $(GEN)/migrations.h
 $(B)/asan/obj/$(1)/%.o: $(1)/%.c $(GEN)/flags.asan | $(GEN)/migrations.h
 	@mkdir -p $$(@D)
 	$$(CC) $$(CSTD) $$(WARN) $$(CFLAGS) $$(SAN) -MMD -MP -I$(1) $$(addprefix -I,$$(LAYER_INC_$(1))) -c -o $$@ $$<
+$(B)/fuzz/obj/$(1)/%.o: $(1)/%.c $(GEN)/flags.fuzz | $(GEN)/migrations.h
+	@mkdir -p $$(@D)
+	clang $$(CSTD) $$(WARN) $$(FUZZFLAGS) -MMD -MP -I$(1) $$(addprefix -I,$$(LAYER_INC_$(1))) -c -o $$@ $$<
+$(call alib,$(1),fuzz/obj): $(call obj,$(call lib_srcs,$(1)),fuzz/obj)
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
 $(call alib,$(1),obj): $(call obj,$(call lib_srcs,$(1)),obj)
 	@rm -f $$@
 	$$(AR) rcs $$@ $$^
@@ -93,7 +104,7 @@ help:
 	@echo "make test         every test, ending in 'N passed, N failed'"
 	@echo "make test-kernels build legacy-anon-vma (cached), then compare it with stock in QEMU"
 	@echo "make check-10k    a 10,000-user aim7 point, then check nothing is left"
-	@echo "make fuzz         10M differential engine operations, 10M under ENOMEM, hunts for avc-rc's faults, libFuzzer on traces"
+	@echo "make fuzz         10M differential engine operations, 10M under ENOMEM, hunts for avc-rc's faults, libFuzzer on traces and every parser"
 	@echo "make clean        remove build/"
 
 # The layering table, for tests/layering.sh: "folder: allowed folders".
@@ -155,18 +166,28 @@ $(B)/fuzz/trace_fuzzer: tests/fuzz/trace_fuzzer.c $(ENGINE_SRC) engine/*.h
 	@mkdir -p $(@D)
 	clang $(CSTD) -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined -Iengine -o $@ $< $(ENGINE_SRC) -lpthread
 
+# libFuzzer over every parser of outside bytes (tests/fuzz/NAME_fuzzer.c,
+# seeds in tests/fuzz/corpus-NAME/): guest frames, the guest's console,
+# workload output, stress-ng's YAML, configs, kernel recipes and cache
+# metadata. (The trace fuzzer above takes the engine alone.)
+PARSER_FUZZERS := frame console output yaml config recipe
+PARSER_FUZZ_BIN := $(patsubst %,$(B)/fuzz/%_fuzzer,$(PARSER_FUZZERS))
+$(B)/fuzz/%_fuzzer: tests/fuzz/%_fuzzer.c tests/fuzz/fuzz.h $(call cli_libs,fuzz/obj)
+	clang $(CSTD) $(WARN) $(FUZZFLAGS) -fsanitize=fuzzer $(ALL_INC) -Itests/fuzz -o $@ $< $(call cli_libs,fuzz/obj) $(LIBS)
+
 # The bootstrap runs first, so that a fresh machine has the headers before
 # anything compiles.
 test:
 	@scripts/deps.sh
-	@$(MAKE) --no-print-directory -s all $(B)/asan/rmapbench $(B)/asan/rmapbench-load $(UNIT_BIN) $(B)/fuzz/trace_fuzzer $(B)/tests/tsan_threads
+	@$(MAKE) --no-print-directory -s all $(B)/asan/rmapbench $(B)/asan/rmapbench-load $(UNIT_BIN) $(B)/fuzz/trace_fuzzer \
+		$(PARSER_FUZZ_BIN) $(B)/tests/tsan_threads
 	@tests/run-all.sh $(UNIT_BIN) $(B)/tests/tsan_threads
 
 FUZZ_OPS     ?= 10000000
 FUZZ_SECONDS ?= 300
 SEED         ?= 2026
 AVC_RC_FAULTS = dangling_anon_vma rmap_unreachable chain_order
-fuzz: all $(B)/fuzz/trace_fuzzer
+fuzz: all $(B)/fuzz/trace_fuzzer $(PARSER_FUZZ_BIN)
 	build/rmapbench engine fuzz --differential --ops $(FUZZ_OPS) --seed $(SEED)
 	build/rmapbench engine fuzz --variant modern --inject-enomem --ops $(FUZZ_OPS) --seed $(SEED)
 	@mkdir -p $(B)/fuzz/corpus
@@ -178,6 +199,12 @@ fuzz: all $(B)/fuzz/trace_fuzzer
 		rc=$$?; [ $$rc = 3 ] || { echo "make fuzz: avc-rc hunt for $$k exited $$rc, expected 3"; exit 1; }; \
 	done
 	$(B)/fuzz/trace_fuzzer -artifact_prefix=$(B)/fuzz/ -max_total_time=$(FUZZ_SECONDS) -max_len=4096 $(B)/fuzz/corpus tests/fuzz/corpus
+	@# each parser gets a share of the budget, with its own growing corpus
+	@for f in $(PARSER_FUZZERS); do \
+		mkdir -p $(B)/fuzz/corpus-$$f; \
+		$(B)/fuzz/$${f}_fuzzer -artifact_prefix=$(B)/fuzz/$$f- -max_total_time=$$(( $(FUZZ_SECONDS) / 3 )) \
+			-max_len=65536 $(B)/fuzz/corpus-$$f tests/fuzz/corpus-$$f || exit 1; \
+	done
 
 test-kernels: all
 	@tests/kernels/build_and_compare.sh

@@ -18,18 +18,10 @@ int kernel_recipes_dir(char *buf, size_t len)
 	return rb_source_dir("RMAPBENCH_KERNELS_DIR", "kernels", "fetch.sh", buf, len);
 }
 
-int kernel_info_load(const char *dir, struct kernel_info *k, char *err, size_t errlen)
+void kernel_info_parse(char *text, struct kernel_info *k)
 {
-	char path[1100];
-	snprintf(path, sizeof(path), "%s/kernel.info", dir);
-	char *text = rb_read_file(path, NULL);
-	if (!text) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	memset(k, 0, sizeof(*k));
-	snprintf(k->dir, sizeof(k->dir), "%s", dir);
-	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+	char *save_line = NULL;
+	for (char *line = strtok_r(text, "\n", &save_line); line; line = strtok_r(NULL, "\n", &save_line)) {
 		char *eq = strchr(line, '=');
 		if (!eq)
 			continue;
@@ -54,6 +46,20 @@ int kernel_info_load(const char *dir, struct kernel_info *k, char *err, size_t e
 				snprintf(k->modules[k->nmodules++], sizeof(k->modules[0]), "%s", m);
 		}
 	}
+}
+
+int kernel_info_load(const char *dir, struct kernel_info *k, char *err, size_t errlen)
+{
+	char path[1100];
+	snprintf(path, sizeof(path), "%s/kernel.info", dir);
+	char *text = rb_read_file_max(path, 1 << 20, NULL);
+	if (!text) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	memset(k, 0, sizeof(*k));
+	snprintf(k->dir, sizeof(k->dir), "%s", dir);
+	kernel_info_parse(text, k);
 	free(text);
 	if (!k->image[0] || access(k->image, R_OK) < 0) {
 		snprintf(err, errlen, "%s: kernel image '%s' is missing", path, k->image);

@@ -22,6 +22,9 @@ struct kernel_info {
 
 /* The directory holding the recipes and their scripts. */
 int kernel_recipes_dir(char *buf, size_t len);
+/* The key=value lines of a kernel.info (cache metadata) into k; text is
+ * cut up. Unknown keys and lines without '=' are passed over. */
+void kernel_info_parse(char *text, struct kernel_info *k);
 /* Reads DIR/kernel.info. */
 int kernel_info_load(const char *dir, struct kernel_info *k, char *err, size_t errlen);
 /* A label with a recipe: fetched or built (or found in the cache). A path

@@ -18,7 +18,7 @@ static const struct {
 };
 #undef AT
 
-static int parse(struct kernel_recipe *r, char *text, char *err, size_t errlen)
+int kernel_recipe_parse(struct kernel_recipe *r, char *text, char *err, size_t errlen)
 {
 	int lineno = 0;
 	for (char *line = text, *next; line; line = next) {
@@ -70,13 +70,13 @@ int kernel_recipe_load(const char *label, struct kernel_recipe *r, char *err, si
 	}
 	snprintf(r->path, sizeof(r->path), "%s/%s.kernel", dir, label);
 	size_t len;
-	char *text = rb_read_file(r->path, &len);
+	char *text = rb_read_file_max(r->path, 1 << 20, &len);
 	if (!text) {
 		snprintf(err, errlen, "no kernel '%s': %s: %s", label, r->path, strerror(errno));
 		return -1;
 	}
 	int rc = memchr(text, 0, len) ? (snprintf(err, errlen, "%s: not a text file", r->path), -1)
-				       : parse(r, text, err, errlen);
+				       : kernel_recipe_parse(r, text, err, errlen);
 	free(text);
 	return rc;
 }

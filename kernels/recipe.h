@@ -20,4 +20,8 @@ struct kernel_recipe {
  * "FILE:LINE: ..." (an unknown key, a missing '=', no kind) in err. */
 int kernel_recipe_load(const char *label, struct kernel_recipe *r, char *err, size_t errlen);
 
+/* The same from a text already read (r->path names it in errors); text is
+ * cut up. */
+int kernel_recipe_parse(struct kernel_recipe *r, char *text, char *err, size_t errlen);
+
 #endif

@@ -45,4 +45,8 @@ int point_run(const struct point_env *env, const struct point_spec *ps, struct p
 /* The same point inside a guest: one boot of env->kernel per point. */
 int point_run_vm(const struct point_env *env, const struct point_spec *ps, struct point_out *out);
 
+/* What a failed guest's console says, for the point's error: the panic
+ * line first when there is one, then the last bytes. s is changed. */
+void console_tail_of(char *s, char *buf, size_t len);
+
 #endif

@@ -47,12 +47,11 @@ static void on_payload(void *arg, const char *payload)
 
 /* The console's last bytes, led by the line that says what went wrong
  * when there is one (a panic's reason comes before its stack trace). */
-static void console_tail(const char *path, char *buf, size_t len)
+void console_tail_of(char *s, char *buf, size_t len)
 {
 	static const char *const marks[] = { "Kernel panic - ", "BUG: ", "Oops: ", "general protection fault" };
-	char *s = rb_read_file(path, NULL);
 	buf[0] = 0;
-	if (!s)
+	if (len < 8)
 		return;
 	for (char *c = s; *c; c++)
 		if (*c == '\r')
@@ -64,12 +63,23 @@ static void console_tail(const char *path, char *buf, size_t len)
 	if (mark) {
 		size_t ml = strcspn(mark, "\n");
 		used = (size_t)snprintf(buf, len, "%.*s | ", (int)(ml < 200 ? ml : 200), mark);
+		if (used >= len)
+			used = len - 1;
 	}
-	if (used < len) {
+	if (used + 4 < len) {
 		size_t room = len - used - 1;
 		snprintf(buf + used, len - used, "...%s", n > room - 3 ? s + n - (room - 3) : s);
 	}
 	rb_trim(buf);
+}
+
+static void console_tail(const char *path, char *buf, size_t len)
+{
+	char *s = rb_read_file(path, NULL);
+	buf[0] = 0;
+	if (!s)
+		return;
+	console_tail_of(s, buf, len);
 	free(s);
 }
 

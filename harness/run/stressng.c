@@ -35,12 +35,19 @@ static void metric_name(char *buf, size_t len, const char *stressor, const char 
 
 int stressng_parse_yaml(const char *path, struct sample_set *out, int forks_as)
 {
-	char *s = rb_read_file(path, NULL);
+	char *s = rb_read_file_max(path, 1 << 20, NULL);
 	if (!s)
 		return -1;
+	int rc = stressng_parse_yaml_text(s, out, forks_as);
+	free(s);
+	return rc;
+}
+
+int stressng_parse_yaml_text(char *s, struct sample_set *out, int forks_as)
+{
 	char stressor[64] = "";
 	int found = 0;
-	for (char *line = strtok(s, "\n"); line; line = strtok(NULL, "\n")) {
+	for (char *save = NULL, *line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char key[96], val[128], name[160];
 		rb_trim(line);
 		if (sscanf(line, "- stressor: %63s", stressor) == 1)
@@ -68,7 +75,6 @@ int stressng_parse_yaml(const char *path, struct sample_set *out, int forks_as)
 			ss_add(out, name, v, "ops/s");
 		}
 	}
-	free(s);
 	return found ? 0 : -1;
 }
 

@@ -21,6 +21,8 @@ int stressng_version(char *buf, size_t len);
 /* Parses a -Y file into stressng_<stressor>_* metrics; forks_as: when set,
  * the fork stressor's ops also become forks and forks_per_s. */
 int stressng_parse_yaml(const char *path, struct sample_set *out, int forks_as);
+/* The same over a text already read (cut up in place). */
+int stressng_parse_yaml_text(char *text, struct sample_set *out, int forks_as);
 /* Started inside the point's sandbox (sb may be NULL). */
 int companion_start(struct companion *c, const char *args, const char *yaml, double timeout_s, struct sandbox *sb);
 /* -1 when it failed (ended early, or a non-zero status): c->why says how,

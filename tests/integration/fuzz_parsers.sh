@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# libFuzzer over every parser of outside bytes, briefly (make fuzz runs
+# them for longer): guest frames, the console, workload output, stress-ng's
+# YAML, configs, kernel recipes and cache metadata. A fixed seed and number
+# of runs per target, from the committed seeds; a crash or a sanitizer
+# report fails it.
+. "$(dirname "$0")/../lib.sh"
+for f in frame console output yaml config recipe; do
+	fz=$top/build/fuzz/${f}_fuzzer
+	[[ -x $fz ]] || fail "$fz is not built"
+	mkdir -p "$tmp/corpus-$f"
+	"$fz" -artifact_prefix="$tmp/$f-" -seed=1 -runs=200000 -max_len=65536 "$tmp/corpus-$f" \
+		"$top/tests/fuzz/corpus-$f" >"$tmp/$f.log" 2>&1 || fail "libFuzzer on the $f parser: $(tail -n 30 "$tmp/$f.log")"
+	echo "$f: $(grep -o 'Done [0-9]* runs' "$tmp/$f.log")"
+done
