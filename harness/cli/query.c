@@ -14,15 +14,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+/* Written to where it can be (a killed run found there is marked aborted,
+ * an old schema migrated), else read-only: a database on a read-only
+ * filesystem, or one we may not write, can still be read. */
 static int open_db(const char *path, struct db *db)
 {
-	char err[1200];
-	if (db_open_readonly(path, db, err, sizeof(err)) < 0) {
-		rb_error("%s", err);
-		return -1;
-	}
-	return 0;
+	char err[1200], rerr[1200];
+	if (db_open(path, db, err, sizeof(err)) == 0)
+		return 0;
+	if (*path && access(path, F_OK) == 0 && db_open_readonly(path, db, rerr, sizeof(rerr)) == 0)
+		return 0;
+	rb_error("%s", err);
+	return -1;
 }
 
 static int query_failed(struct db *db)
