@@ -41,3 +41,13 @@ wait_gone() {
 	done
 	return 1
 }
+# expect RC TEXT CMD...: CMD exits RC with one line on stderr holding TEXT.
+expect() {
+	local want_rc=$1 text=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	[[ $rc == "$want_rc" ]] || fail "'$*' exited $rc, not $want_rc: $(cat "$tmp/err")"
+	[[ $(wc -l <"$tmp/err") == 1 ]] || fail "'$*' printed more than one error line: $(cat "$tmp/err")"
+	grep -qF -- "$text" "$tmp/err" || fail "'$*' error lacks '$text': $(cat "$tmp/err")"
+}

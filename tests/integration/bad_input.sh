@@ -6,16 +6,6 @@ printf 'users = 2\njobs_per_user = 2\nshared_mib = 2\nseed = %s\n' "$marker" >"$
 "$BIN" --db "$db" run "$tmp/good.conf" >/dev/null 2>&1 || fail "the first, good run failed"
 before=$(sql "$db" "select count(*) from results")
 
-# one line on stderr, the expected text, exit status as given
-expect() {
-	local want_rc=$1 text=$2
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	local rc=$?
-	[[ $rc == "$want_rc" ]] || fail "'$*' exited $rc, not $want_rc: $(cat "$tmp/err")"
-	[[ $(wc -l <"$tmp/err") == 1 ]] || fail "'$*' printed more than one error line: $(cat "$tmp/err")"
-	grep -qF -- "$text" "$tmp/err" || fail "'$*' error lacks '$text': $(cat "$tmp/err")"
-}
 printf 'users = 2\n# fine\nthis is not a setting\n' >"$tmp/bad.conf"
 expect 2 "$tmp/bad.conf:3: expected 'key = value'" "$BIN" --db "$db" run "$tmp/bad.conf"
 printf 'workloads = aim7 aim8\n' >"$tmp/wl.conf"

@@ -31,15 +31,6 @@ reason=$(sql "$db" "SELECT reason FROM unavailable WHERE metric = 'jobs_per_min'
 	fail "the export is not valid JSON"
 
 # Non-finite and control characters are refused at the source, naming the key.
-expect() {
-	local want_rc=$1 text=$2
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	local rc=$?
-	[[ $rc == "$want_rc" ]] || fail "'$*' exited $rc, not $want_rc: $(cat "$tmp/err")"
-	[[ $(wc -l <"$tmp/err") == 1 ]] || fail "'$*' printed more than one error line: $(cat "$tmp/err")"
-	grep -qF -- "$text" "$tmp/err" || fail "'$*' error lacks '$text': $(cat "$tmp/err")"
-}
 printf 'duration_s = nan\n' >"$tmp/d.conf"
 expect 2 "$tmp/d.conf:1: duration_s: 'nan' is not a finite number" "$BIN" --db "$db" run "$tmp/d.conf"
 expect 2 "duration_s: 'inf' is not a finite number" "$BIN" --db "$db" --set duration_s=inf run "$tmp/nan.conf"
