@@ -74,10 +74,37 @@ int db_run_get(struct db *db, int64_t id, db_run_fn fn, void *arg)
 	return finish(st, rc) < 0 ? -1 : found;
 }
 
+static int target_of(void *arg, const struct db_run *r)
+{
+	char **buf = arg;
+	snprintf(buf[0], (size_t)(buf[1] - buf[0]), "%s", r->target ? r->target : "");
+	return 0;
+}
+
+int db_run_target(struct db *db, int64_t id, char *buf, size_t len)
+{
+	char *span[2] = { buf, buf + len };
+	buf[0] = 0;
+	return db_run_get(db, id, target_of, span) < 0 ? -1 : 0;
+}
+
 int db_run_resolve(struct db *db, const char *spec, int64_t *id)
 {
 	sqlite3_stmt *st;
 	bool last = !strcmp(spec, "last");
+	if (!strncmp(spec, "last~", 5)) { /* the Nth before the newest */
+		char *end;
+		long long back = strtoll(spec + 5, &end, 10);
+		if (*end || end == spec + 5 || back < 0)
+			return 0;
+		if (prep(db, "SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?", &st) < 0)
+			return -1;
+		sqlite3_bind_int64(st, 1, back);
+		int rc = sqlite3_step(st), found = rc == SQLITE_ROW;
+		if (found)
+			*id = sqlite3_column_int64(st, 0);
+		return finish(st, rc) < 0 ? -1 : found;
+	}
 	if (!last) {
 		char *end;
 		long long v = strtoll(spec, &end, 10);

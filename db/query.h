@@ -24,7 +24,10 @@ typedef int (*db_run_fn)(void *arg, const struct db_run *r);
 int db_runs_each(struct db *db, db_run_fn fn, void *arg);
 /* 1 when the run exists (fn saw it), 0 when not. */
 int db_run_get(struct db *db, int64_t id, db_run_fn fn, void *arg);
-/* SPEC is a run id or "last": 1 with *id set, 0 when there is no such run. */
+/* The run's target (host, vm, engine, bench), "" when unknown. */
+int db_run_target(struct db *db, int64_t id, char *buf, size_t len);
+/* SPEC is a run id, "last" or "last~N" (the Nth before the newest): 1
+ * with *id set, 0 when there is no such run. */
 int db_run_resolve(struct db *db, const char *spec, int64_t *id);
 
 /* n, mean, sample variance (NaN when n = 1), min and max of every

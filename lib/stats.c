@@ -131,6 +131,96 @@ int stats_mann_whitney(const double *a, int na, const double *b, int nb, double 
 	return 0;
 }
 
+static int by_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+/* The largest c with P(U <= c) <= alpha / 2 under H0, or -1 when none. */
+static long mw_critical(int na, int nb, double alpha)
+{
+	long mn = (long)na * nb;
+	if (na <= 20 && nb <= 20) {
+		int n = na + nb, lo = na * (na + 1) / 2, maxs = lo + na * nb;
+		double *c = rank_sum_counts(n, na, maxs);
+		if (c) {
+			double total = 0, cum = 0;
+			for (int x = lo; x <= maxs; x++)
+				total += c[na * (maxs + 1) + x];
+			long crit = -1;
+			for (int x = lo; x <= maxs; x++) {
+				cum += c[na * (maxs + 1) + x];
+				if (cum / total > alpha / 2)
+					break;
+				crit = x - lo;
+			}
+			free(c);
+			return crit;
+		}
+	}
+	double z = gsl_cdf_ugaussian_Qinv(alpha / 2);
+	long crit = (long)floor(mn / 2.0 - z * sqrt(mn * (na + nb + 1) / 12.0));
+	return crit >= 0 ? crit : -1;
+}
+
+int stats_hodges_lehmann(const double *a, int na, const double *b, int nb, double conf, double *shift, double *lo,
+			 double *hi)
+{
+	if (na < 1 || nb < 1)
+		return -1;
+	size_t mn = (size_t)na * (size_t)nb;
+	double *d = malloc(mn * sizeof(*d));
+	if (!d)
+		return -1;
+	for (int i = 0; i < na; i++)
+		for (int j = 0; j < nb; j++)
+			d[(size_t)i * nb + j] = b[j] - a[i];
+	qsort(d, mn, sizeof(*d), by_double);
+	*shift = mn % 2 ? d[mn / 2] : (d[mn / 2 - 1] + d[mn / 2]) / 2;
+	long c = mw_critical(na, nb, 1 - conf);
+	if (c < 0) {
+		*lo = d[0];
+		*hi = d[mn - 1];
+	} else {
+		*lo = d[c];              /* the (c+1)-th smallest */
+		*hi = d[mn - 1 - (size_t)c]; /* the (c+1)-th largest */
+	}
+	free(d);
+	return 0;
+}
+
+struct ranked_p {
+	double p;
+	int i;
+};
+
+static int by_p(const void *x, const void *y)
+{
+	double a = ((const struct ranked_p *)x)->p, b = ((const struct ranked_p *)y)->p;
+	return (a > b) - (a < b);
+}
+
+void stats_bh(const double *p, int n, double *q)
+{
+	struct ranked_p *r = malloc((size_t)(n > 0 ? n : 1) * sizeof(*r));
+	if (!r) {
+		for (int i = 0; i < n; i++)
+			q[i] = 1;
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		r[i] = (struct ranked_p){ p[i], i };
+	qsort(r, (size_t)n, sizeof(*r), by_p);
+	double next = 1;
+	for (int k = n - 1; k >= 0; k--) {
+		double v = r[k].p * n / (k + 1);
+		next = v < next ? v : next;
+		q[r[k].i] = next;
+	}
+	free(r);
+}
+
 void stats_wlinear(const double *x, const double *y, const double *w, int n, double *slope, double *icept,
 		   double *r2)
 {

@@ -20,6 +20,17 @@ int stats_welch(const double *a, int na, const double *b, int nb, struct welch *
  * -1 when a side is empty. */
 int stats_mann_whitney(const double *a, int na, const double *b, int nb, double *u, double *p);
 
+/* The Hodges-Lehmann shift of b against a (the median of every b - a) and
+ * its confidence interval at CONF (0.95), from the Mann-Whitney
+ * distribution (exact up to 20 values a side, normal beyond): the CI is
+ * the whole range of differences when the samples are too small for CONF.
+ * -1 when a side is empty. */
+int stats_hodges_lehmann(const double *a, int na, const double *b, int nb, double conf, double *shift, double *lo,
+			 double *hi);
+
+/* Benjamini-Hochberg: q-values (adjusted p) of n p-values, in place order. */
+void stats_bh(const double *p, int n, double *q);
+
 /* Weighted least squares of y against x: y = icept + slope x, and the
  * weighted r^2. */
 void stats_wlinear(const double *x, const double *y, const double *w, int n, double *slope, double *icept,

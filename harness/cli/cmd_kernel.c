@@ -4,16 +4,17 @@
  *   kernel fetch|build LABEL         get the image (cached; a second call reuses it)
  *   kernel run LABEL [--config FILE] one suite in that kernel
  *   compare-kernels A B [--config FILE] [--set K=V]...
- *       the same suite in A, then in B (two runs), then per metric and
- *       users: both means, the difference, and whether Welch's t-test
- *       at 95% tells them apart; and a figure per headline metric. */
+ *       the same suite in A, then in B (two runs), then the verdicts
+ *       of `compare` (verdict.h) between them, each kernel's AIM7
+ *       crossover, and a figure per headline metric. */
 #include "commands.h"
-#include "compare.h"
 #include "crossover.h"
 #include "db.h"
 #include "flags.h"
 #include "kernel.h"
 #include "recipe.h"
+#include "verdict.h"
+#include "verdicts.h"
 #include "record.h"
 #include "report.h"
 #include "util.h"
@@ -223,9 +224,16 @@ int cmd_compare_kernels(int argc, char **argv, const char *db_path)
 	for (int i = 0; i < 2; i++)
 		if (strchr(labels[i], '/'))
 			labels[i] = strrchr(labels[i], '/') + 1;
-	printf("\ncompare-kernels: A = %s (run %lld), B = %s (run %lld); change is B against A\n", labels[0],
-	       (long long)runs[0], labels[1], (long long)runs[1]);
-	compare_runs_print(&db, runs, labels);
+	printf("\ncompare-kernels: A = %s (run %lld), B = %s (run %lld)\n", labels[0], (long long)runs[0], labels[1],
+	       (long long)runs[1]);
+	struct side sa = { .db = &db, .runs = { runs[0] }, .nruns = 1 }, sb = { .db = &db, .runs = { runs[1] }, .nruns = 1 };
+	snprintf(sa.label, sizeof(sa.label), "%s (run %lld)", labels[0], (long long)runs[0]);
+	snprintf(sb.label, sizeof(sb.label), "%s (run %lld)", labels[1], (long long)runs[1]);
+	struct comparison cmp;
+	if (compare_sides(&sa, &sb, &cmp) == 0) {
+		verdicts_print(&cmp, &sa, &sb);
+		comparison_free(&cmp);
+	}
 	for (int k = 0; k < 2; k++) {
 		struct crossover c[16];
 		int nc = crossover_find(&db, runs[k], c, 16);

@@ -26,6 +26,7 @@ static void usage(FILE *f)
 	      "  bench [FILTER] [--repetitions R] [--min-time S]  microbenchmarks into the database\n"
 	      "  kernel list|fetch|build|run ...  kernels for the vm target (kernel --help)\n"
 	      "  compare-kernels A B [--config FILE]  the same sweep on two kernels, and the differences\n"
+	      "  compare A B [--junit F] [--markdown F]  verdicts between runs (ID, last, last~N, DB:ID; A1,A2 for sets)\n"
 	      "\n"
 	      "options:\n"
 	      "  --db PATH        results database (default $RMAPBENCH_DB or results/rmapbench.db)\n"
@@ -42,6 +43,7 @@ static const struct {
 	{ "kernel", cmd_kernel },
 	{ "compare-kernels", cmd_compare_kernels },
 	{ "engine", cmd_engine },
+	{ "compare", cmd_compare },
 };
 
 int main(int argc, char **argv)

@@ -55,6 +55,29 @@ static void test_mann_whitney(void)
 	CHECK(rc == 0 && u == 0 && p < 1e-9, "mann-whitney: normal approximation for 30 vs 30 separated: p = %g", p);
 }
 
+static void test_hl_bh(void)
+{
+	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 11, 12, 13, 14, 15 };
+	double shift, lo, hi;
+	int rc = stats_hodges_lehmann(a, 5, b, 5, 0.95, &shift, &lo, &hi);
+	CHECK(rc == 0 && shift == 10, "hodges-lehmann: a shift of 10 is %g", shift);
+	/* 5 vs 5 at 95%: P(U <= 2) = 4/252 < 0.025 < P(U <= 3) = 7/252, so the
+	 * CI runs from the 3rd smallest difference to the 3rd largest; the 25
+	 * differences are 6, 7 7, 8 8 8, ... 13 13, 14 */
+	CHECK(lo == 7 && hi == 13, "hodges-lehmann: 95%% interval [%g, %g] (by hand: [7, 13])", lo, hi);
+	const double c[] = { 1, 2, 3 }, d[] = { 4, 5, 6 };
+	rc = stats_hodges_lehmann(c, 3, d, 3, 0.95, &shift, &lo, &hi);
+	CHECK(rc == 0 && shift == 3 && lo == 1 && hi == 5,
+	      "hodges-lehmann: 3 vs 3 cannot reach 95%%: the interval is every difference [%g, %g]", lo, hi);
+	const double p[] = { 0.01, 0.04, 0.03, 0.5 };
+	double q[4];
+	stats_bh(p, 4, q);
+	/* sorted 0.01 0.03 0.04 0.5 -> 0.04 0.053 0.053 0.5 */
+	CHECK(near(q[0], 0.04, 1e-12) && near(q[2], 0.04 * 4 / 3, 1e-12) && near(q[1], 0.04 * 4 / 3, 1e-12) &&
+		      near(q[3], 0.5, 1e-12),
+	      "benjamini-hochberg q-values %g %g %g %g", q[0], q[1], q[2], q[3]);
+}
+
 static void test_wlinear(void)
 {
 	const double x[] = { 1, 10, 100, 1000 }, y[] = { 3, 21, 201, 2001 }, w[] = { 1, 1, 1, 1 };
@@ -101,6 +124,7 @@ int main(void)
 {
 	test_welch();
 	test_mann_whitney();
+	test_hl_bh();
 	test_wlinear();
 	test_escape();
 	return tap_done();

@@ -1,0 +1,57 @@
+#include "metrics.h"
+
+#include <string.h>
+
+/* The floors follow lkp's practice of ignoring what run-to-run noise makes
+ * of a metric: 5% for throughput and times, 10% for lock figures, which
+ * swing with scheduling; counts of the engine are exact. */
+const struct metric_rule metric_rules[] = {
+	{ "jobs_per_min", +1, 0.05, false },
+	{ "jobs_per_min_per_user", +1, 0.05, false },
+	{ "forks_per_s", +1, 0.05, false },
+	{ "user_ops_per_s", +1, 0.05, false },
+	{ "ops_per_s", +1, 0.05, false },
+	{ "sys_pct", -1, 0.05, false },
+	{ "sys_s", -1, 0.05, false },
+	{ "wall_s", -1, 0.05, false },
+	{ "iowait_pct", -1, 0.05, false },
+	{ "lock_contentions", -1, 0.10, false },
+	{ "lock_wait_ns", -1, 0.10, false },
+	{ "lockstat_anon_vma_contentions", -1, 0.10, false },
+	{ "lockstat_anon_vma_wait_ns", -1, 0.10, false },
+	{ "rmap_vmas_per_walk", -1, 0.05, true },
+	{ "rmap_vmas_scanned_per_walk", -1, 0.05, true },
+	{ "page_referenced_vmas_per_walk", -1, 0.05, true },
+	{ "rmap_walks", 0, 0.05, true },
+	{ "rmap_vmas_visited", -1, 0.05, true },
+	{ "page_referenced_vmas_visited", -1, 0.05, true },
+	{ "anon_vmas", 0, 0.05, true },
+	{ "anon_vma_chains", 0, 0.05, true },
+	{ "anon_pages", 0, 0.05, true },
+	{ "faults", -1, 0, true },
+	{ "bytes_per_page", -1, 0.05, true },
+	{ "bytes_per_vma_with_chains", -1, 0.05, true },
+	{ "peak_rss_bytes", -1, 0.10, false },
+	/* Google Benchmark's aggregates: times of a benchmark */
+	{ "*_time_mean", -1, 0.05, false },
+	{ "*_time_median", -1, 0.05, false },
+	{ "*_ns", -1, 0.05, false },
+	{ "*_s", -1, 0.05, false },
+	{ NULL, 0, 0, false },
+};
+
+static const struct metric_rule neutral = { "", 0, 0.05, false };
+
+const struct metric_rule *metric_rule(const char *metric)
+{
+	for (const struct metric_rule *r = metric_rules; r->name; r++)
+		if (r->name[0] != '*' && !strcmp(r->name, metric))
+			return r;
+	size_t n = strlen(metric);
+	for (const struct metric_rule *r = metric_rules; r->name; r++) {
+		size_t k = strlen(r->name) - 1;
+		if (r->name[0] == '*' && n > k && !strcmp(metric + n - k, r->name + 1))
+			return r;
+	}
+	return &neutral;
+}

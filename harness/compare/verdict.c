@@ -1,0 +1,206 @@
+#include "verdict.h"
+#include "metrics.h"
+#include "query.h"
+#include "stats.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_VALUES 1024
+
+const char *verdict_name(enum verdict_kind k)
+{
+	static const char *const names[] = { "regression", "improvement", "changed", "same",
+					      "too few",    "only in A",   "only in B" };
+	return names[k];
+}
+
+static struct verdict_row *row_for(struct comparison *c, const char *workload, long users, const char *metric)
+{
+	for (int i = 0; i < c->n; i++)
+		if (c->rows[i].users == users && !strcmp(c->rows[i].workload, workload) &&
+		    !strcmp(c->rows[i].metric, metric))
+			return &c->rows[i];
+	if (c->n == c->cap) {
+		int cap = c->cap ? c->cap * 2 : 64;
+		struct verdict_row *r = realloc(c->rows, (size_t)cap * sizeof(*r));
+		if (!r)
+			abort();
+		c->rows = r;
+		c->cap = cap;
+	}
+	struct verdict_row *r = &c->rows[c->n++];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->workload, sizeof(r->workload), "%s", workload);
+	snprintf(r->metric, sizeof(r->metric), "%s", metric);
+	r->users = users;
+	return r;
+}
+
+struct collect {
+	struct comparison *c;
+	int side;
+};
+
+static int note_key(void *arg, const struct db_metric_stats *m)
+{
+	struct collect *k = arg;
+	if (!m->workload || !m->metric)
+		return 0;
+	struct verdict_row *r = row_for(k->c, m->workload, m->users, m->metric);
+	if (m->unit && !r->unit[0])
+		snprintf(r->unit, sizeof(r->unit), "%s", m->unit);
+	if (k->side == 0)
+		r->na = 1; /* seen on A; counted for real below */
+	else
+		r->nb = 1;
+	return 0;
+}
+
+/* A side's values of one row, pooled over its runs. */
+static int values_of(const struct side *s, const struct verdict_row *r, double *v, int cap)
+{
+	int n = 0;
+	for (int i = 0; i < s->nruns && n < cap; i++) {
+		int k = db_point_values(s->db, s->runs[i], r->workload, r->users, r->metric, v + n, cap - n);
+		if (k < 0)
+			return -1;
+		n += k;
+	}
+	return n;
+}
+
+static int all_engine(const struct side *s)
+{
+	int ok = 1;
+	for (int i = 0; i < s->nruns && ok; i++) {
+		char target[16] = "";
+		db_run_target(s->db, s->runs[i], target, sizeof(target));
+		ok = !strcmp(target, "engine");
+	}
+	return ok;
+}
+
+static double median(double *v, int n)
+{
+	for (int i = 1; i < n; i++) /* insertion sort: repetitions are few */
+		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			double t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static enum verdict_kind directed(int better, double shift)
+{
+	if (!better)
+		return V_CHANGED;
+	return better * shift > 0 ? V_IMPROVEMENT : V_REGRESSION;
+}
+
+int compare_sides(const struct side *a, const struct side *b, struct comparison *out)
+{
+	memset(out, 0, sizeof(*out));
+	const struct side *sides[2] = { a, b };
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < sides[s]->nruns; i++) {
+			struct collect k = { out, s };
+			if (db_metric_stats_each(sides[s]->db, sides[s]->runs[i], note_key, &k) < 0) {
+				rb_error("%s: %s", sides[s]->db->path, db_errmsg(sides[s]->db));
+				return -1;
+			}
+		}
+	int exact = all_engine(a) && all_engine(b);
+	double *p = malloc((size_t)(out->n ? out->n : 1) * sizeof(double));
+	int *tested = malloc((size_t)(out->n ? out->n : 1) * sizeof(int)), nt = 0;
+	static double va[MAX_VALUES], vb[MAX_VALUES];
+	if (!p || !tested)
+		abort();
+	for (int i = 0; i < out->n; i++) {
+		struct verdict_row *r = &out->rows[i];
+		const struct metric_rule *rule = metric_rule(r->metric);
+		int na = r->na ? values_of(a, r, va, MAX_VALUES) : 0;
+		int nb = r->nb ? values_of(b, r, vb, MAX_VALUES) : 0;
+		if (na < 0 || nb < 0) {
+			free(p);
+			free(tested);
+			return -1;
+		}
+		r->na = na;
+		r->nb = nb;
+		if (!na || !nb) {
+			r->kind = !na ? V_ONLY_B : V_ONLY_A;
+			const struct side *missing = !na ? a : b;
+			char why[200] = "";
+			for (int k = 0; k < missing->nruns && !why[0]; k++)
+				db_unavailable_reason(missing->db, missing->runs[k], r->metric, why, sizeof(why));
+			snprintf(r->note, sizeof(r->note), "%s %s", why[0] ? "unavailable there:" : "not measured there",
+				 why);
+			if (na)
+				r->median_a = median(va, na);
+			if (nb)
+				r->median_b = median(vb, nb);
+			continue;
+		}
+		r->median_a = median(va, na);
+		r->median_b = median(vb, nb);
+		r->change = r->median_a != 0 ? (r->median_b - r->median_a) / fabs(r->median_a) : 0;
+		if (exact && rule->exact) {
+			r->exact = true;
+			int differ = na != nb;
+			for (int k = 0; k < na && !differ; k++)
+				differ = va[k] != vb[k];
+			r->shift = r->median_b - r->median_a;
+			r->kind = differ ? directed(rule->better, r->shift) : V_SAME;
+			snprintf(r->note, sizeof(r->note), "exact counts: %s", differ ? "they differ" : "identical");
+			continue;
+		}
+		if (na < 2 || nb < 2) {
+			r->kind = V_TOO_FEW;
+			snprintf(r->note, sizeof(r->note), "n = %d and %d: at least 2 a side to test", na, nb);
+			continue;
+		}
+		double u;
+		stats_mann_whitney(va, na, vb, nb, &u, &r->p);
+		stats_hodges_lehmann(va, na, vb, nb, 0.95, &r->shift, &r->lo, &r->hi);
+		r->tested = true;
+		p[nt] = r->p;
+		tested[nt++] = i;
+	}
+	double *q = malloc((size_t)(nt ? nt : 1) * sizeof(double));
+	if (!q)
+		abort();
+	stats_bh(p, nt, q);
+	for (int k = 0; k < nt; k++) {
+		struct verdict_row *r = &out->rows[tested[k]];
+		const struct metric_rule *rule = metric_rule(r->metric);
+		r->q = q[k];
+		double effect = r->median_a != 0 ? fabs(r->shift) / fabs(r->median_a) : (r->shift != 0 ? INFINITY : 0);
+		bool excludes0 = r->lo > 0 || r->hi < 0;
+		if (r->q < 0.05 && excludes0 && effect >= rule->min_effect) {
+			r->kind = directed(rule->better, r->shift);
+			snprintf(r->note, sizeof(r->note), "q = %.3g, shift %.4g [%.4g, %.4g]", r->q, r->shift, r->lo, r->hi);
+		} else {
+			r->kind = V_SAME;
+			snprintf(r->note, sizeof(r->note), "%s (q = %.3g, shift %.4g [%.4g, %.4g])",
+				 r->q >= 0.05 ? "not significant" : !excludes0 ? "interval spans 0" : "below the floor",
+				 r->q, r->shift, r->lo, r->hi);
+		}
+	}
+	for (int i = 0; i < out->n; i++)
+		out->counts[out->rows[i].kind]++;
+	free(q);
+	free(p);
+	free(tested);
+	return 0;
+}
+
+void comparison_free(struct comparison *c)
+{
+	free(c->rows);
+	memset(c, 0, sizeof(*c));
+}

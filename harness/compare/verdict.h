@@ -1,0 +1,62 @@
+/* Verdicts between two sides, A (the baseline) and B, each one run or a
+ * set of runs (pooled as repetitions), possibly from different databases:
+ * a row per (workload, users, metric) that either side has.
+ *
+ *  - a count the engine reproduces exactly (metrics.c) is compared
+ *    exactly: any difference is a verdict;
+ *  - a measured metric is tested over the repetitions: Mann-Whitney U
+ *    (exact up to 20 a side), the Hodges-Lehmann shift with its 95%
+ *    interval, and Benjamini-Hochberg over every tested row; a verdict
+ *    needs q < 0.05, an interval that excludes 0 and a change of at least
+ *    the metric's floor;
+ *  - a row only one side has, or unavailable on one side, is said so. */
+#ifndef RMAPBENCH_VERDICT_H
+#define RMAPBENCH_VERDICT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "db.h"
+
+#define SIDE_MAX_RUNS 16
+
+struct side {
+	struct db *db;
+	int64_t runs[SIDE_MAX_RUNS];
+	int nruns;
+	char label[128];
+};
+
+enum verdict_kind {
+	V_REGRESSION,
+	V_IMPROVEMENT,
+	V_CHANGED,      /* a real change of a metric with no better direction */
+	V_SAME,         /* no difference (exact), or none that passes the test */
+	V_TOO_FEW,      /* fewer than two repetitions on a side: not tested */
+	V_ONLY_A,
+	V_ONLY_B,
+};
+
+struct verdict_row {
+	char workload[64], metric[64], unit[24];
+	long users;
+	int na, nb;
+	double median_a, median_b, change;   /* change: relative, B against A */
+	double shift, lo, hi, p, q;          /* Hodges-Lehmann, Mann-Whitney, BH */
+	bool exact, tested;
+	enum verdict_kind kind;
+	char note[240];
+};
+
+struct comparison {
+	struct verdict_row *rows;
+	int n, cap;
+	int counts[V_ONLY_B + 1];
+};
+
+const char *verdict_name(enum verdict_kind k);
+/* -1 on a database error (said). */
+int compare_sides(const struct side *a, const struct side *b, struct comparison *out);
+void comparison_free(struct comparison *c);
+
+#endif

@@ -1,0 +1,148 @@
+#include "verdicts.h"
+#include "escape.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Regressions first, then improvements, changes, one-sided rows, untested
+ * ones and the rest: what a reader must see comes first. */
+static const enum verdict_kind order[] = { V_REGRESSION, V_IMPROVEMENT, V_CHANGED, V_ONLY_A,
+					   V_ONLY_B,     V_TOO_FEW,     V_SAME };
+
+static void fmt_value(char *buf, size_t len, double v, int n)
+{
+	if (n)
+		snprintf(buf, len, "%.4g", v);
+	else
+		snprintf(buf, len, "-");
+}
+
+void verdicts_print(const struct comparison *c, const struct side *a, const struct side *b)
+{
+	printf("A = %s, B = %s; change is B against A\n\n", a->label, b->label);
+	printf("%-12s %-10s %6s %-30s %12s %12s %8s  %s\n", "verdict", "workload", "users", "metric", "A", "B", "change",
+	       "why");
+	for (size_t o = 0; o < ARRAY_SIZE(order); o++)
+		for (int i = 0; i < c->n; i++) {
+			const struct verdict_row *r = &c->rows[i];
+			if (r->kind != order[o])
+				continue;
+			char va[24], vb[24], ch[16] = "-";
+			fmt_value(va, sizeof(va), r->median_a, r->na);
+			fmt_value(vb, sizeof(vb), r->median_b, r->nb);
+			if (r->na && r->nb && r->median_a != 0)
+				snprintf(ch, sizeof(ch), "%+.1f%%", 100 * r->change);
+			printf("%-12s %-10.10s %6ld %-30.30s %12s %12s %8s  %s\n", verdict_name(r->kind), r->workload,
+			       r->users, r->metric, va, vb, ch, r->note);
+		}
+	printf("\n%d regressions, %d improvements, %d changed, %d same, %d too few to test, %d only in A, %d only in B\n",
+	       c->counts[V_REGRESSION], c->counts[V_IMPROVEMENT], c->counts[V_CHANGED], c->counts[V_SAME],
+	       c->counts[V_TOO_FEW], c->counts[V_ONLY_A], c->counts[V_ONLY_B]);
+}
+
+static void xml_escaped(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '<')
+			fputs("&lt;", f);
+		else if (ch == '>')
+			fputs("&gt;", f);
+		else if (ch == '&')
+			fputs("&amp;", f);
+		else if (ch == '"')
+			fputs("&quot;", f);
+		else if (ch == '\'')
+			fputs("&apos;", f);
+		else if (ch < 0x20 && ch != '\t' && ch != '\n')
+			fputc('?', f); /* not allowed in XML 1.0 at all */
+		else
+			fputc(ch, f);
+	}
+}
+
+static void row_text(char *buf, size_t len, const struct verdict_row *r)
+{
+	snprintf(buf, len, "%s: %s at %ld users: A %.6g, B %.6g (%+.1f%%), %s%s", verdict_name(r->kind), r->metric,
+		 r->users, r->median_a, r->median_b, 100 * r->change, r->exact ? "" : "p ", r->note);
+}
+
+int verdicts_junit(const char *path, const struct comparison *c, const struct side *a, const struct side *b)
+{
+	FILE *f = rb_create_stream(path);
+	if (!f)
+		return -1;
+	int compared = 0;
+	for (int i = 0; i < c->n; i++)
+		compared += c->rows[i].kind <= V_SAME || c->rows[i].kind == V_TOO_FEW;
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rmapbench\" tests=\"%d\" "
+		   "failures=\"%d\">\n<testsuite name=\"",
+		compared, c->counts[V_REGRESSION]);
+	xml_escaped(f, a->label);
+	fputs(" vs ", f);
+	xml_escaped(f, b->label);
+	fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n", compared, c->counts[V_REGRESSION],
+		c->counts[V_TOO_FEW]);
+	for (int i = 0; i < c->n; i++) {
+		const struct verdict_row *r = &c->rows[i];
+		if (r->kind == V_ONLY_A || r->kind == V_ONLY_B)
+			continue;
+		char text[600];
+		row_text(text, sizeof(text), r);
+		fputs("  <testcase classname=\"", f);
+		xml_escaped(f, r->workload);
+		fprintf(f, ".users_%ld\" name=\"", r->users);
+		xml_escaped(f, r->metric);
+		fputs("\">", f);
+		if (r->kind == V_REGRESSION) {
+			fputs("<failure message=\"", f);
+			xml_escaped(f, text);
+			fputs("\"/>", f);
+		} else if (r->kind == V_TOO_FEW) {
+			fputs("<skipped message=\"", f);
+			xml_escaped(f, r->note);
+			fputs("\"/>", f);
+		}
+		fputs("</testcase>\n", f);
+	}
+	fputs("</testsuite>\n</testsuites>\n", f);
+	return fclose(f);
+}
+
+/* A table cell: no pipes, no line breaks, whatever the database held. */
+static void md_cell(FILE *f, const char *s)
+{
+	for (; s && *s; s++)
+		fputc(*s == '|' || *s == '\n' || *s == '\r' || *s == '`' ? ' ' : *s, f);
+}
+
+int verdicts_markdown(const char *path, const struct comparison *c, const struct side *a, const struct side *b)
+{
+	FILE *f = rb_create_stream(path);
+	if (!f)
+		return -1;
+	fprintf(f, "## rmapbench: %d regressions, %d improvements\n\nA = ", c->counts[V_REGRESSION],
+		c->counts[V_IMPROVEMENT]);
+	md_cell(f, a->label);
+	fputs(", B = ", f);
+	md_cell(f, b->label);
+	fputs("; change is B against A.\n\n", f);
+	fputs("| verdict | workload | users | metric | A | B | change | why |\n| --- | --- | ---: | --- | ---: | ---: | ---: | --- |\n", f);
+	for (size_t o = 0; o < ARRAY_SIZE(order); o++)
+		for (int i = 0; i < c->n; i++) {
+			const struct verdict_row *r = &c->rows[i];
+			if (r->kind != order[o] || r->kind == V_SAME)
+				continue;
+			fprintf(f, "| %s | ", verdict_name(r->kind));
+			md_cell(f, r->workload);
+			fprintf(f, " | %ld | ", r->users);
+			md_cell(f, r->metric);
+			fprintf(f, " | %.4g | %.4g | %+.1f%% | ", r->median_a, r->median_b, 100 * r->change);
+			md_cell(f, r->note);
+			fputs(" |\n", f);
+		}
+	fprintf(f, "\n%d rows the same, %d too few to test, %d only in A, %d only in B.\n", c->counts[V_SAME],
+		c->counts[V_TOO_FEW], c->counts[V_ONLY_A], c->counts[V_ONLY_B]);
+	return fclose(f);
+}

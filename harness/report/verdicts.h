@@ -1,0 +1,15 @@
+/* Verdicts for people and for CI: the table on a terminal, JUnit XML (a
+ * test case per compared row; a regression is a failure naming the
+ * metric, both medians, the change, p and the effect) and a Markdown
+ * summary for job summaries and review comments. */
+#ifndef RMAPBENCH_VERDICTS_H
+#define RMAPBENCH_VERDICTS_H
+
+#include "verdict.h"
+
+void verdicts_print(const struct comparison *c, const struct side *a, const struct side *b);
+/* 0, or -1 with errno (the file could not be written). */
+int verdicts_junit(const char *path, const struct comparison *c, const struct side *a, const struct side *b);
+int verdicts_markdown(const char *path, const struct comparison *c, const struct side *a, const struct side *b);
+
+#endif

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# compare A B: exact engine counts compared exactly, measured metrics
+# tested over repetitions; regressions exit 1, A/A exits 0, JUnit that a
+# parser reads, a Markdown summary, runs of another database, and bad
+# input in one line with exit 2.
+. "$(dirname "$0")/../lib.sh"
+db=$tmp/r/rmapbench.db
+mkdir -p "$tmp/r"
+for v in avc avc legacy; do
+	"$BIN" --db "$db" engine walkcost --variant $v --children 10,50 --pages 8 >/dev/null 2>&1 || fail "walkcost $v"
+done
+"$BIN" --db "$db" compare 1 2 >"$tmp/aa" 2>&1 || fail "A/A exited $?: $(tail -n 3 "$tmp/aa")"
+grep -q '^0 regressions, 0 improvements' "$tmp/aa" || fail "A/A found a difference: $(tail -n 3 "$tmp/aa")"
+"$BIN" --db "$db" compare 1 3 --junit "$tmp/j.xml" --markdown "$tmp/m.md" >"$tmp/ab" 2>&1
+rc=$?
+[[ $rc == 1 ]] || fail "avc against legacy exited $rc, not 1: $(tail -n 3 "$tmp/ab")"
+grep -qE '^regression +walkcost +50 rmap_vmas_per_walk .*exact counts' "$tmp/ab" ||
+	fail "no exact regression on rmap_vmas_per_walk: $(head -n 12 "$tmp/ab")"
+python3 - "$tmp/j.xml" <<'PY' || fail "the JUnit file is not what CI reads"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "testsuites", root.tag
+suites = root.findall("testsuite")
+assert len(suites) == 1
+cases = suites[0].findall("testcase")
+fails = [c for c in cases if c.find("failure") is not None]
+assert len(cases) == int(suites[0].get("tests")) and len(fails) == int(suites[0].get("failures")) > 0
+assert any(c.get("name") == "rmap_vmas_per_walk" and "rmap_vmas_per_walk" in c.find("failure").get("message")
+           for c in fails)
+PY
+grep -q '^| regression | walkcost | 50 | rmap_vmas_per_walk |' "$tmp/m.md" || fail "the Markdown summary: $(head -n 8 "$tmp/m.md")"
+
+# measured metrics: ten repetitions a side from a workload that says what it measured
+cat >"$tmp/load" <<SH
+#!/bin/sh
+base=\$(cat "$tmp/base")
+echo "metric jobs_per_min \$((base + \$(od -An -N1 -tu1 /dev/urandom) % 5)) jobs/min"
+echo "metric users 1 users"
+SH
+chmod +x "$tmp/load"
+printf 'users = 1\nrepetitions = 10\ncollectors = cpu\nduration_s = 1\n' >"$tmp/m.conf"
+echo 1000 >"$tmp/base"
+RMAPBENCH_LOAD=$tmp/load "$BIN" --db "$db" run "$tmp/m.conf" >/dev/null 2>&1 || fail "measured run A"
+RMAPBENCH_LOAD=$tmp/load "$BIN" --db "$db" run "$tmp/m.conf" >/dev/null 2>&1 || fail "measured run A'"
+echo 800 >"$tmp/base"
+RMAPBENCH_LOAD=$tmp/load "$BIN" --db "$db" run "$tmp/m.conf" >/dev/null 2>&1 || fail "measured run B"
+"$BIN" --db "$db" compare last~2 last~1 >"$tmp/mm" 2>&1 || fail "measured A/A exited $?: $(grep jobs_per_min "$tmp/mm")"
+grep -qE '^same +aim7 +1 jobs_per_min ' "$tmp/mm" || fail "measured A/A: $(grep jobs_per_min "$tmp/mm")"
+"$BIN" --db "$db" compare last~2 last >"$tmp/mb" 2>&1 && fail "a 20% drop in jobs/min is not a regression"
+grep -qE '^regression +aim7 +1 jobs_per_min .*q = ' "$tmp/mb" || fail "measured A/B: $(grep jobs_per_min "$tmp/mb")"
+
+# a run of another database, and bad input
+cp "$db" "$tmp/other.db"
+"$BIN" --db "$db" compare 1 "$tmp/other.db:2" >"$tmp/x" 2>&1 || fail "across databases: $(tail -n 3 "$tmp/x")"
+expect 2 "no run '99'" "$BIN" --db "$db" compare 1 99
+expect 2 "no (workload, users, metric) in common" "$BIN" --db "$db" compare 1 last
+expect 2 "expected two sides" "$BIN" --db "$db" compare 1
+echo "compare: exact and tested verdicts, exit codes, JUnit, Markdown, other databases"
