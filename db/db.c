@@ -288,8 +288,8 @@ int db_run_begin(struct db *db, const struct run_meta *m, int64_t *run_id, char 
 	rb_utc_now(now, sizeof(now));
 	rb_process_starttime(getpid(), start, sizeof(start));
 	const char *sql = "INSERT INTO runs (revision, host, kernel_release, kernel_config_hash, target, variant, "
-			  "config_name, config_text, started_at, status, pid, pid_start) "
-			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)";
+			  "config_name, config_text, started_at, status, pid, pid_start, fingerprint, tag, uuid) "
+			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, lower(hex(randomblob(16))))";
 	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return fail(db, err, errlen, "recording the run");
 	const char *vals[] = { m->revision, m->host, m->kernel_release, m->kernel_config_hash, m->target,
@@ -298,6 +298,8 @@ int db_run_begin(struct db *db, const struct run_meta *m, int64_t *run_id, char 
 		sqlite3_bind_text(st, i + 1, vals[i], -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int(st, 10, getpid());
 	sqlite3_bind_text(st, 11, start, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 12, m->fingerprint, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 13, m->tag, -1, SQLITE_TRANSIENT);
 	int rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)

@@ -14,6 +14,8 @@
 struct run_meta {
 	const char *revision, *host, *kernel_release, *kernel_config_hash;
 	const char *target, *variant, *config_name, *config_text;
+	const char *fingerprint; /* the machine (record.c), NULL if unknown */
+	const char *tag;         /* "nightly", or NULL */
 };
 
 struct point_rec {

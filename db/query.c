@@ -31,7 +31,7 @@ static int finish(sqlite3_stmt *st, int rc)
 #define RUN_COLUMNS                                                                                            \
 	"r.id, (SELECT count(*) FROM points p WHERE p.run_id = r.id), r.revision, r.host, r.kernel_release, " \
 	"r.kernel_config_hash, r.target, r.variant, r.config_name, r.config_text, r.started_at, r.ended_at, "  \
-	"r.status, r.note"
+	"r.status, r.note, r.uuid, r.fingerprint, r.tag"
 
 static void run_row(sqlite3_stmt *st, struct db_run *r)
 {
@@ -39,7 +39,7 @@ static void run_row(sqlite3_stmt *st, struct db_run *r)
 	r->npoints = sqlite3_column_int(st, 1);
 	const char **f[] = { &r->revision, &r->host, &r->kernel_release, &r->kernel_config_hash, &r->target,
 			     &r->variant, &r->config_name, &r->config_text, &r->started_at, &r->ended_at,
-			     &r->status, &r->note };
+			     &r->status, &r->note, &r->uuid, &r->fingerprint, &r->tag };
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		*f[i] = txt(st, (int)i + 2);
 }
@@ -120,6 +120,67 @@ int db_run_resolve(struct db *db, const char *spec, int64_t *id)
 	if (found)
 		*id = sqlite3_column_int64(st, 0);
 	return finish(st, rc) < 0 ? -1 : found;
+}
+
+int db_baseline_find(struct db *db, const char *suite, const char *fingerprint, const char *variant, int64_t before,
+		     int64_t *id, int *pinned)
+{
+	sqlite3_stmt *st;
+	if (prep(db,
+		 "SELECT r.id FROM baselines b JOIN runs r ON r.uuid = b.run_uuid "
+		 "WHERE b.suite = ?1 AND b.fingerprint = ?2",
+		 &st) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, suite, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, fingerprint, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	*pinned = rc == SQLITE_ROW;
+	if (*pinned)
+		*id = sqlite3_column_int64(st, 0);
+	if (finish(st, rc) < 0)
+		return -1;
+	if (*pinned)
+		return 1;
+	if (prep(db,
+		 "SELECT max(id) FROM runs WHERE tag = 'nightly' AND status = 'done' AND config_name = ?1 "
+		 "AND fingerprint = ?2 AND (?3 IS NULL OR variant = ?3) AND id < ?4",
+		 &st) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, suite, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, fingerprint, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, variant, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, before);
+	rc = sqlite3_step(st);
+	int found = rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL;
+	if (found)
+		*id = sqlite3_column_int64(st, 0);
+	return finish(st, rc) < 0 ? -1 : found;
+}
+
+int db_baseline_set(struct db *db, const char *suite, const char *fingerprint, int64_t run)
+{
+	sqlite3_stmt *st;
+	if (prep(db,
+		 "INSERT OR REPLACE INTO baselines (suite, fingerprint, run_uuid, set_at) "
+		 "SELECT ?1, ?2, uuid, strftime('%Y-%m-%dT%H:%M:%SZ', 'now') FROM runs WHERE id = ?3",
+		 &st) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, suite, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, fingerprint, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, run);
+	int rc = sqlite3_step(st);
+	return finish(st, rc) < 0 || sqlite3_changes(db->h) != 1 ? -1 : 0;
+}
+
+int db_baseline_clear(struct db *db, const char *suite, const char *fingerprint)
+{
+	sqlite3_stmt *st;
+	if (prep(db, "DELETE FROM baselines WHERE suite = ?1 AND fingerprint = ?2", &st) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, suite, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, fingerprint, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	return finish(st, rc) < 0 ? -1 : sqlite3_changes(db->h) > 0;
 }
 
 int db_metric_stats_each(struct db *db, int64_t run, int (*fn)(void *, const struct db_metric_stats *), void *arg)

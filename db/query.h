@@ -19,6 +19,7 @@ struct db_run {
 	int npoints;
 	const char *revision, *host, *kernel_release, *kernel_config_hash, *target, *variant, *config_name,
 		*config_text, *started_at, *ended_at, *status, *note;
+	const char *uuid, *fingerprint, *tag;
 };
 typedef int (*db_run_fn)(void *arg, const struct db_run *r);
 int db_runs_each(struct db *db, db_run_fn fn, void *arg);
@@ -79,6 +80,17 @@ struct db_users_stat {
 typedef int (*db_users_fn)(void *arg, const struct db_users_stat *s);
 int db_metric_by_users(struct db *db, int64_t run, const char *metric, db_users_fn fn, void *arg);
 int db_metric_by_users_all(struct db *db, int64_t run, const char *metric, db_users_fn fn, void *arg);
+
+/* Baselines of the nightly, per suite (a run's config_name) and machine
+ * fingerprint. find: the pinned one (baseline set) if any, else the
+ * newest nightly run of the suite on the machine that ended done, before
+ * run `before`, and of the variant given (a kernel label; NULL: any);
+ * 1 with *id and *pinned set, 0 when there is none. */
+int db_baseline_find(struct db *db, const char *suite, const char *fingerprint, const char *variant, int64_t before,
+		     int64_t *id, int *pinned);
+int db_baseline_set(struct db *db, const char *suite, const char *fingerprint, int64_t run);
+/* 1 when one was cleared, 0 when there was none. */
+int db_baseline_clear(struct db *db, const char *suite, const char *fingerprint);
 
 /* The (workload, users) groups of some runs, with their point counts
  * (over all of the runs). */

@@ -103,7 +103,8 @@ int engine_record_points(const char *db_path, const struct eargs *a, const char 
 		return 0;
 	struct run_here here;
 	struct recorded_point p[ARRAY_SIZE(a->children)];
-	run_here_init(&here, "engine", variant, "engine", a->cmdline);
+	run_here_init(&here, "engine", variant, a->config_name ? a->config_name : "engine", a->cmdline);
+	here.m.tag = a->tag;
 	for (int i = 0; i < n && i < (int)ARRAY_SIZE(p); i++)
 		p[i] = (struct recorded_point){ workload, users[i], a->cmdline, &ss[i] };
 	int64_t run;

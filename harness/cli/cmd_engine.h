@@ -19,6 +19,8 @@ struct eargs {
 	unsigned seed;
 	bool json, list, differential, inject, stop_at_fault, no_db, known_as_faults;
 	char cmdline[512];
+	const char *config_name, *tag; /* of the recorded runs: "engine" and none unless set (the nightly) */
+	int64_t first_run, last_run;   /* what walkcost recorded */
 };
 
 /* Prints msg (if any) and the usage; 2. */

@@ -17,6 +17,9 @@ int cmd_bench(int argc, char **argv, const char *db_path);
 /* `kernel list|fetch|build|run` and `compare-kernels A B`. */
 int cmd_kernel(int argc, char **argv, const char *db_path);
 int cmd_compare_kernels(int argc, char **argv, const char *db_path);
+/* `nightly` and `baseline set|show|clear`: 0, 1 a regression, 2 usage. */
+int cmd_nightly(int argc, char **argv, const char *db_path);
+int cmd_baseline(int argc, char **argv, const char *db_path);
 /* `compare A B`: verdicts; 0 none worse, 1 a regression, 2 usage/data. */
 int cmd_compare(int argc, char **argv, const char *db_path);
 

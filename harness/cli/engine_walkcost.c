@@ -127,6 +127,10 @@ int engine_walkcost(const char *db_path, struct eargs *a)
 				rc = 1;
 		if (!rc && engine_record_points(db_path, a, vs[v]->name, "walkcost", users, ss, a->nchildren, NULL, &runs[v]))
 			rc = 1;
+		if (!rc) {
+			a->first_run = a->first_run ? a->first_run : runs[v];
+			a->last_run = runs[v];
+		}
 		for (int k = 0; k < a->nchildren; k++)
 			ss_free(&ss[k]);
 	}

@@ -27,6 +27,8 @@ static void usage(FILE *f)
 	      "  kernel list|fetch|build|run ...  kernels for the vm target (kernel --help)\n"
 	      "  compare-kernels A B [--config FILE]  the same sweep on two kernels, and the differences\n"
 	      "  compare A B [--junit F] [--markdown F]  verdicts between runs (ID, last, last~N, DB:ID; A1,A2 for sets)\n"
+	      "  nightly [--config F] [--set K=V] [--baseline RUN] [--junit F] [--markdown F]  the suite against its baseline\n"
+	      "  baseline set RUN | show | clear [--config F]  the nightly's pinned baseline on this machine\n"
 	      "\n"
 	      "options:\n"
 	      "  --db PATH        results database (default $RMAPBENCH_DB or results/rmapbench.db)\n"
@@ -44,6 +46,8 @@ static const struct {
 	{ "compare-kernels", cmd_compare_kernels },
 	{ "engine", cmd_engine },
 	{ "compare", cmd_compare },
+	{ "nightly", cmd_nightly },
+	{ "baseline", cmd_baseline },
 };
 
 int main(int argc, char **argv)

@@ -68,22 +68,17 @@ static void row_text(char *buf, size_t len, const struct verdict_row *r)
 		 r->users, r->median_a, r->median_b, 100 * r->change, r->exact ? "" : "p ", r->note);
 }
 
-int verdicts_junit(const char *path, const struct comparison *c, const struct side *a, const struct side *b)
+static void junit_suite(FILE *f, const struct comparison *c, const struct side *a, const struct side *b)
 {
-	FILE *f = rb_create_stream(path);
-	if (!f)
-		return -1;
 	int compared = 0;
 	for (int i = 0; i < c->n; i++)
-		compared += c->rows[i].kind <= V_SAME || c->rows[i].kind == V_TOO_FEW;
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rmapbench\" tests=\"%d\" "
-		   "failures=\"%d\">\n<testsuite name=\"",
-		compared, c->counts[V_REGRESSION]);
+		compared += c->rows[i].kind != V_ONLY_A && c->rows[i].kind != V_ONLY_B;
+	fputs("<testsuite name=\"", f);
 	xml_escaped(f, a->label);
 	fputs(" vs ", f);
 	xml_escaped(f, b->label);
-	fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n", compared, c->counts[V_REGRESSION],
-		c->counts[V_TOO_FEW]);
+	fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n", compared,
+		c->counts[V_REGRESSION], c->counts[V_TOO_FEW]);
 	for (int i = 0; i < c->n; i++) {
 		const struct verdict_row *r = &c->rows[i];
 		if (r->kind == V_ONLY_A || r->kind == V_ONLY_B)
@@ -106,8 +101,32 @@ int verdicts_junit(const char *path, const struct comparison *c, const struct si
 		}
 		fputs("</testcase>\n", f);
 	}
-	fputs("</testsuite>\n</testsuites>\n", f);
+	fputs("</testsuite>\n", f);
+}
+
+int verdicts_junit_n(const char *path, int n, const struct comparison *c, const struct side *a, const struct side *b)
+{
+	FILE *f = rb_create_stream(path);
+	if (!f)
+		return -1;
+	int tests = 0, failures = 0;
+	for (int k = 0; k < n; k++) {
+		for (int i = 0; i < c[k].n; i++)
+			tests += c[k].rows[i].kind != V_ONLY_A && c[k].rows[i].kind != V_ONLY_B;
+		failures += c[k].counts[V_REGRESSION];
+	}
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rmapbench\" tests=\"%d\" "
+		   "failures=\"%d\">\n",
+		tests, failures);
+	for (int k = 0; k < n; k++)
+		junit_suite(f, &c[k], &a[k], &b[k]);
+	fputs("</testsuites>\n", f);
 	return fclose(f);
+}
+
+int verdicts_junit(const char *path, const struct comparison *c, const struct side *a, const struct side *b)
+{
+	return verdicts_junit_n(path, 1, c, a, b);
 }
 
 /* A table cell: no pipes, no line breaks, whatever the database held. */
@@ -117,11 +136,8 @@ static void md_cell(FILE *f, const char *s)
 		fputc(*s == '|' || *s == '\n' || *s == '\r' || *s == '`' ? ' ' : *s, f);
 }
 
-int verdicts_markdown(const char *path, const struct comparison *c, const struct side *a, const struct side *b)
+static void markdown_section(FILE *f, const struct comparison *c, const struct side *a, const struct side *b)
 {
-	FILE *f = rb_create_stream(path);
-	if (!f)
-		return -1;
 	fprintf(f, "## rmapbench: %d regressions, %d improvements\n\nA = ", c->counts[V_REGRESSION],
 		c->counts[V_IMPROVEMENT]);
 	md_cell(f, a->label);
@@ -142,7 +158,22 @@ int verdicts_markdown(const char *path, const struct comparison *c, const struct
 			md_cell(f, r->note);
 			fputs(" |\n", f);
 		}
-	fprintf(f, "\n%d rows the same, %d too few to test, %d only in A, %d only in B.\n", c->counts[V_SAME],
+	fprintf(f, "\n%d rows the same, %d too few to test, %d only in A, %d only in B.\n\n", c->counts[V_SAME],
 		c->counts[V_TOO_FEW], c->counts[V_ONLY_A], c->counts[V_ONLY_B]);
+}
+
+int verdicts_markdown_n(const char *path, int n, const struct comparison *c, const struct side *a,
+			const struct side *b)
+{
+	FILE *f = rb_create_stream(path);
+	if (!f)
+		return -1;
+	for (int k = 0; k < n; k++)
+		markdown_section(f, &c[k], &a[k], &b[k]);
 	return fclose(f);
+}
+
+int verdicts_markdown(const char *path, const struct comparison *c, const struct side *a, const struct side *b)
+{
+	return verdicts_markdown_n(path, 1, c, a, b);
 }

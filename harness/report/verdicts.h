@@ -11,5 +11,8 @@ void verdicts_print(const struct comparison *c, const struct side *a, const stru
 /* 0, or -1 with errno (the file could not be written). */
 int verdicts_junit(const char *path, const struct comparison *c, const struct side *a, const struct side *b);
 int verdicts_markdown(const char *path, const struct comparison *c, const struct side *a, const struct side *b);
+/* The same for n comparisons in one file (a test suite, or a section, each). */
+int verdicts_junit_n(const char *path, int n, const struct comparison *c, const struct side *a, const struct side *b);
+int verdicts_markdown_n(const char *path, int n, const struct comparison *c, const struct side *a, const struct side *b);
 
 #endif

@@ -1,6 +1,7 @@
 #include "config.h"
 #include "util.h"
 #include "collector.h"
+#include "engine.h"
 #include "external.h"
 #include "workload.h"
 
@@ -32,6 +33,8 @@ void config_defaults(struct config *c)
 	c->vm_cpus = 2;
 	c->vm_zram_mib = 512;
 	snprintf(c->vm_accel, sizeof(c->vm_accel), "auto");
+	snprintf(c->variant, sizeof(c->variant), "avc");
+	c->engine_pages = 100;
 	c->vm_boot_timeout_s = 60;
 	c->cooldown_s = 0;
 	for (int i = 0; collectors[i] && c->n_collectors < (int)ARRAY_SIZE(c->collectors); i++)
@@ -172,6 +175,35 @@ static int set_collectors(struct config *c, char *val, char *err, size_t errlen)
 	return 0;
 }
 
+static int set_engine_children(struct config *c, char *val, char *err, size_t errlen)
+{
+	char *tok[CFG_MAX_LIST];
+	int n = split(val, tok, (int)ARRAY_SIZE(c->engine_children));
+	if (n < 0) {
+		snprintf(err, errlen, "at most %zu values", ARRAY_SIZE(c->engine_children));
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		if (parse_long(tok[i], 1, 100000, &c->engine_children[i], err, errlen) < 0)
+			return -1;
+	c->n_engine_children = n;
+	return 0;
+}
+
+static int set_variant(struct config *c, char *val, char *err, size_t errlen)
+{
+	if (!rmap_ops_find(val)) {
+		char names[120] = "";
+		for (int i = 0; rmap_variants[i]; i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
+				 rmap_variants[i]->name);
+		snprintf(err, errlen, "unknown design '%s' (%s)", val, names);
+		return -1;
+	}
+	snprintf(c->variant, sizeof(c->variant), "%s", val);
+	return 0;
+}
+
 static int set_pfm_events(struct config *c, char *val, char *err, size_t errlen)
 {
 	char *tok[CFG_MAX_LIST];
@@ -222,6 +254,9 @@ static const struct key {
 	{ "vm_timeout_s", K_DOUBLE, AT(vm_timeout_s), 0, 86400, NULL, NULL, false },
 	{ "vm_cmdline", K_TEXT, AT(vm_cmdline), 0, 0, NULL, NULL, false },
 	{ "cooldown_s", K_DOUBLE, AT(cooldown_s), 0, 3600, NULL, NULL, false },
+	{ "variant", K_LIST, 0, 0, 0, 0, NULL, set_variant, false },
+	{ "engine_children", K_LIST, 0, 0, 0, 0, NULL, set_engine_children, false },
+	{ "engine_pages", K_LONG, AT(engine_pages), 1, 100000, NULL, NULL, false },
 #undef AT
 };
 

@@ -38,6 +38,13 @@ struct config {
 	double vm_timeout_s;  /* the guest watchdog; 0: point_timeout_s + 120 */
 	double vm_boot_timeout_s; /* the agent's first frame must come by then */
 	double cooldown_s;
+	/* the engine part of a suite (the nightly): walkcost of the design
+	 * `variant` at engine_children N, engine_pages pages each */
+	char variant[16];
+	long engine_children[16];
+	int n_engine_children;
+	long engine_pages;
+	char tag[16];         /* "nightly" for its runs; not a key */
 	char params[CFG_MAX_PARAMS][2][64]; /* workload key, value */
 	int n_params;
 	char *text;           /* the config as read, plus any --set lines */

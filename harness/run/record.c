@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -41,15 +42,36 @@ const char *rb_revision(void)
 	return RMAPBENCH_REV;
 }
 
+void machine_fingerprint(char *buf, size_t len)
+{
+	char model[200] = "unknown", path[300];
+	char *cpuinfo = rb_read_file(rb_sys_path("/proc/cpuinfo", path, sizeof(path)), NULL);
+	const char *m = cpuinfo ? strstr(cpuinfo, "model name") : NULL;
+	if (m && (m = strchr(m, ':'))) {
+		snprintf(model, sizeof(model), "%.*s", (int)strcspn(m + 1, "\n"), m + 1);
+		rb_trim(model);
+		for (char *c = model; *c; c++)
+			if (*c == ';' || *c == '=')
+				*c = ' ';
+	}
+	free(cpuinfo);
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	struct utsname u;
+	uname(&u);
+	snprintf(buf, len, "cpu=%s;cores=%ld;ram_gib=%.0f;kernel=%s", model, sysconf(_SC_NPROCESSORS_CONF),
+		 (double)pages * (double)psz / (1024.0 * 1024 * 1024), u.release);
+}
+
 void run_here_init(struct run_here *h, const char *target, const char *variant, const char *config_name,
 		   const char *config_text)
 {
 	memset(h, 0, sizeof(*h));
 	uname(&h->u);
 	gethostname(h->host, sizeof(h->host) - 1);
+	machine_fingerprint(h->fingerprint, sizeof(h->fingerprint));
 	h->m = (struct run_meta){ .revision = rb_revision(), .host = h->host, .kernel_release = h->u.release,
 				  .target = target, .variant = variant, .config_name = config_name,
-				  .config_text = config_text };
+				  .config_text = config_text, .fingerprint = h->fingerprint };
 }
 
 int run_record(const char *db_path, const struct run_meta *m, const struct recorded_point *p, int n, const char *note,

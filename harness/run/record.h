@@ -12,11 +12,15 @@
 
 struct run_here {
 	char host[256];
+	char fingerprint[320];
 	struct utsname u;
 	struct run_meta m;   /* points into this struct: keep it alive while used */
 };
 
 const char *rb_revision(void);
+/* This machine by facts that do not drift between boots (never MHz or
+ * bogomips): "cpu=MODEL;cores=N;ram_gib=N;kernel=RELEASE". */
+void machine_fingerprint(char *buf, size_t len);
 
 /* Where a database's outputs go: DIR/NAME beside DIR/rmapbench.db, and
  * DIR/BASE-NAME beside any other DIR/BASE, so that two databases in one

@@ -143,6 +143,7 @@ int run_suite(struct config *cfg, const char *db_path, struct suite_result *res)
 	run_here_init(&here, cfg->target, NULL, cfg->name[0] ? cfg->name : "unnamed", cfg->text ? cfg->text : "");
 	kernel_config_hash(here.u.release, cfghash, sizeof(cfghash));
 	struct run_meta m = here.m;
+	m.tag = cfg->tag[0] ? cfg->tag : NULL;
 	m.kernel_config_hash = cfghash[0] ? cfghash : NULL;
 	if (vm) { /* the kernel is the guest's, and the variant its label */
 		m.kernel_release = kernel.release;

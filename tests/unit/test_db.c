@@ -48,7 +48,7 @@ int main(void)
 	sqlite3_finalize(st);
 
 	/* a point is written whole: results, unavailable reasons, attributes */
-	struct run_meta m = { "rev", host, "6.1", NULL, "host", NULL, "t", "users = 1\n" };
+	struct run_meta m = { "rev", host, "6.1", NULL, "host", NULL, "t", "users = 1\n", NULL, NULL };
 	int64_t run, point;
 	CHECK(db_run_begin(&db, &m, &run, err, sizeof(err)) == 0, "run recorded as running");
 	struct sample_set ss = { 0 };

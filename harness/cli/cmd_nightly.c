@@ -1,0 +1,281 @@
+/* `rmapbench nightly`: the suite (configs/nightly.conf unless --config),
+ * and its engine part when it has one (walkcost of `variant` at
+ * engine_children), each recorded as a nightly run, each compared with
+ * its baseline: the pinned one (baseline set), else the last nightly of
+ * the same suite and variant on a machine of the same fingerprint that
+ * ended done. With no baseline yet it records and says so.
+ * Exit status: 0 no regression, 1 a regression (a failed run where the
+ * baseline's was done counts as one), 2 usage, config or infrastructure. */
+#include "cmd_engine.h"
+#include "commands.h"
+#include "flags.h"
+#include "query.h"
+#include "record.h"
+#include "util.h"
+#include "verdict.h"
+#include "verdicts.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define DEFAULT_NIGHTLY "configs/nightly.conf"
+
+struct part {
+	int64_t run;
+	char suite[96], fingerprint[320], variant[64], status[16], target[16];
+};
+
+static int run_facts(void *arg, const struct db_run *r)
+{
+	struct part *p = arg;
+	snprintf(p->suite, sizeof(p->suite), "%s", r->config_name ? r->config_name : "");
+	snprintf(p->fingerprint, sizeof(p->fingerprint), "%s", r->fingerprint ? r->fingerprint : "");
+	snprintf(p->variant, sizeof(p->variant), "%s", r->variant ? r->variant : "");
+	snprintf(p->status, sizeof(p->status), "%s", r->status ? r->status : "");
+	snprintf(p->target, sizeof(p->target), "%s", r->target ? r->target : "");
+	return 0;
+}
+
+/* One part against its baseline: its verdicts into c; 1 a regression,
+ * 0 none, 2 an error (said). -1: no baseline yet (said). */
+static int judge(struct db *db, struct part *p, const char *explicit, struct side *a, struct side *b,
+		 struct comparison *c)
+{
+	int64_t base = 0;
+	int pinned = 0;
+	if (db_run_get(db, p->run, run_facts, p) != 1) {
+		rb_error("nightly: run %lld is not in %s", (long long)p->run, db->path);
+		return 2;
+	}
+	if (explicit) {
+		struct part bp = { 0 };
+		if (db_run_resolve(db, explicit, &base) != 1) {
+			rb_error("nightly: --baseline %s: no such run in %s", explicit, db->path);
+			return 2;
+		}
+		bp.run = base;
+		db_run_get(db, base, run_facts, &bp);
+		if (strcmp(bp.suite, p->suite)) {
+			rb_error("nightly: --baseline %s is a run of suite '%s', not '%s'", explicit, bp.suite, p->suite);
+			return 2;
+		}
+	} else {
+		/* a vm run's baseline booted the same kernel; an engine run's
+		 * design is what the comparison is about, so any will do */
+		int found = db_baseline_find(db, p->suite, p->fingerprint,
+					     !strcmp(p->target, "vm") ? p->variant : NULL, p->run, &base, &pinned);
+		if (found < 0) {
+			rb_error("nightly: %s: %s", db->path, db_errmsg(db));
+			return 2;
+		}
+		if (!found) {
+			printf("nightly %s: no baseline yet on this machine: run %lld is the first (./run.sh baseline set "
+			       "%lld pins one)\n",
+			       p->suite, (long long)p->run, (long long)p->run);
+			return -1;
+		}
+	}
+	*a = (struct side){ .db = db, .runs = { base }, .nruns = 1 };
+	*b = (struct side){ .db = db, .runs = { p->run }, .nruns = 1 };
+	snprintf(a->label, sizeof(a->label), "%s run %lld (%s)", p->suite, (long long)base,
+		 explicit ? "--baseline" : pinned ? "pinned baseline" : "last nightly");
+	snprintf(b->label, sizeof(b->label), "%s run %lld (tonight)", p->suite, (long long)p->run);
+	if (compare_sides(a, b, c) < 0)
+		return 2;
+	printf("\nnightly %s\n", p->suite);
+	verdicts_print(c, a, b);
+	struct part bp = { .run = base };
+	db_run_get(db, base, run_facts, &bp);
+	if (strcmp(p->status, "done") && !strcmp(bp.status, "done")) {
+		printf("REGRESSION: run %lld ended %s where its baseline, run %lld, was done\n", (long long)p->run,
+		       p->status, (long long)base);
+		return 1;
+	}
+	return c->counts[V_REGRESSION] ? 1 : 0;
+}
+
+int cmd_nightly(int argc, char **argv, const char *db_path)
+{
+	const char *config = DEFAULT_NIGHTLY, *baseline = NULL, *junit = NULL, *markdown = NULL, *sets[64], *pos[1];
+	int nsets = 0, npos;
+	const struct flag flags[] = {
+		{ "--config", FLAG_STRING, &config, 0, 0, NULL },
+		{ "--set", FLAG_STRINGS, sets, 0, ARRAY_SIZE(sets), &nsets },
+		{ "--baseline", FLAG_STRING, &baseline, 0, 0, NULL },
+		{ "--junit", FLAG_STRING, &junit, 0, 0, NULL },
+		{ "--markdown", FLAG_STRING, &markdown, 0, 0, NULL },
+		{ NULL, 0, NULL, 0, 0, NULL },
+	};
+	if (flags_parse("nightly", flags, argc, argv, pos, 0, &npos) < 0)
+		return 2;
+	struct config cfg;
+	char err[600];
+	if (config_load_set(&cfg, config, sets, nsets, err, sizeof(err)) < 0) {
+		rb_error("%s", err);
+		config_free(&cfg);
+		return 2;
+	}
+	snprintf(cfg.tag, sizeof(cfg.tag), "nightly");
+	if (baseline) { /* said before a night's work, not after it */
+		struct db db;
+		int64_t id;
+		struct part bp = { 0 };
+		if (db_open_readonly(db_path, &db, err, sizeof(err)) < 0) {
+			rb_error("nightly: --baseline %s: %s", baseline, err);
+			config_free(&cfg);
+			return 2;
+		}
+		int found = db_run_resolve(&db, baseline, &id);
+		if (found == 1)
+			db_run_get(&db, id, run_facts, &bp);
+		db_close(&db);
+		if (found != 1 || strcmp(bp.suite, cfg.name)) {
+			if (found != 1)
+				rb_error("nightly: --baseline %s: no such run in %s", baseline, db_path);
+			else
+				rb_error("nightly: --baseline %s is a run of suite '%s', not '%s'", baseline, bp.suite, cfg.name);
+			config_free(&cfg);
+			return 2;
+		}
+	}
+	struct part parts[2];
+	int nparts = 0, rc = 0;
+	memset(parts, 0, sizeof(parts));
+	int64_t run = 0;
+	int run_rc = cmd_run(&cfg, db_path, &run);
+	if (!run) { /* it never started: a missing kernel, package or binary */
+		config_free(&cfg);
+		return 2;
+	}
+	if (run_rc == 130) {
+		config_free(&cfg);
+		return 130;
+	}
+	parts[nparts++].run = run;
+	if (cfg.n_engine_children) {
+		struct eargs a = { 0 };
+		char name[96];
+		snprintf(name, sizeof(name), "%s-walkcost", cfg.name[0] ? cfg.name : "nightly");
+		a.variant = cfg.variant;
+		for (int i = 0; i < cfg.n_engine_children; i++)
+			a.children[i] = (unsigned long)cfg.engine_children[i];
+		a.nchildren = cfg.n_engine_children;
+		a.pages = (unsigned long)cfg.engine_pages;
+		a.config_name = name;
+		a.tag = "nightly";
+		snprintf(a.cmdline, sizeof(a.cmdline), "walkcost --variant %s (%s)", cfg.variant, name);
+		if (engine_walkcost(db_path, &a) != 0 || !a.last_run) {
+			rb_error("nightly: the engine part (walkcost of %s) failed", cfg.variant);
+			config_free(&cfg);
+			return 2;
+		}
+		parts[nparts++].run = a.last_run;
+	}
+	config_free(&cfg);
+
+	struct db db;
+	if (db_open(db_path, &db, err, sizeof(err)) < 0) {
+		rb_error("%s", err);
+		return 2;
+	}
+	struct side sa[2], sb[2];
+	struct comparison cmp[2];
+	int judged = 0;
+	for (int i = 0; i < nparts; i++) {
+		memset(&cmp[judged], 0, sizeof(cmp[judged]));
+		int r = judge(&db, &parts[i], i == 0 ? baseline : NULL, &sa[judged], &sb[judged], &cmp[judged]);
+		if (r < 0) /* no baseline yet: recorded, said */
+			continue;
+		if (r == 2) {
+			comparison_free(&cmp[judged]);
+			rc = 2;
+			continue;
+		}
+		judged++;
+		rc = rc == 2 ? 2 : r > rc ? r : rc;
+	}
+	if (junit && judged && verdicts_junit_n(junit, judged, cmp, sa, sb) < 0) {
+		rb_error("nightly: --junit %s: cannot write it", junit);
+		rc = 2;
+	}
+	if (markdown && judged && verdicts_markdown_n(markdown, judged, cmp, sa, sb) < 0) {
+		rb_error("nightly: --markdown %s: cannot write it", markdown);
+		rc = 2;
+	}
+	int regressions = 0;
+	for (int i = 0; i < judged; i++) {
+		regressions += cmp[i].counts[V_REGRESSION];
+		comparison_free(&cmp[i]);
+	}
+	printf("\nnightly: %s (%d regressions over %d comparisons)\n",
+	       rc == 0 ? "no regression" : rc == 1 ? "REGRESSED" : "could not judge", regressions, judged);
+	db_close(&db);
+	return rc;
+}
+
+/* `baseline set RUN | show | clear [--config FILE]`: the pinned baseline of
+ * a suite on this machine. */
+int cmd_baseline(int argc, char **argv, const char *db_path)
+{
+	const char *config = DEFAULT_NIGHTLY, *pos[2];
+	int npos;
+	const struct flag flags[] = {
+		{ "--config", FLAG_STRING, &config, 0, 0, NULL },
+		{ NULL, 0, NULL, 0, 0, NULL },
+	};
+	if (flags_parse("baseline", flags, argc, argv, pos, 2, &npos) < 0)
+		return 2;
+	if (!npos || (!strcmp(pos[0], "set") ? npos != 2 : npos != 1) ||
+	    (strcmp(pos[0], "set") && strcmp(pos[0], "show") && strcmp(pos[0], "clear"))) {
+		rb_error("baseline: set RUN | show | clear [--config FILE]");
+		return 2;
+	}
+	struct config cfg;
+	char err[600], fp[320];
+	if (config_load_set(&cfg, config, NULL, 0, err, sizeof(err)) < 0) {
+		rb_error("%s", err);
+		config_free(&cfg);
+		return 2;
+	}
+	char suite[96];
+	snprintf(suite, sizeof(suite), "%s", cfg.name);
+	config_free(&cfg);
+	machine_fingerprint(fp, sizeof(fp));
+	struct db db;
+	if (db_open(db_path, &db, err, sizeof(err)) < 0) {
+		rb_error("%s", err);
+		return 2;
+	}
+	int rc = 0;
+	if (!strcmp(pos[0], "set")) {
+		int64_t id;
+		struct part p = { 0 };
+		if (db_run_resolve(&db, pos[1], &id) != 1) {
+			rb_error("baseline set: no run '%s' in %s", pos[1], db_path);
+			rc = 2;
+		} else if (p.run = id, db_run_get(&db, id, run_facts, &p), strcmp(p.suite, suite)) {
+			rb_error("baseline set: run %lld is of suite '%s', not '%s' (--config)", (long long)id, p.suite, suite);
+			rc = 2;
+		} else if (db_baseline_set(&db, suite, fp, id) < 0) {
+			rb_error("baseline set: %s: %s", db_path, db_errmsg(&db));
+			rc = 2;
+		} else {
+			printf("baseline of %s on this machine: run %lld\n", suite, (long long)id);
+		}
+	} else if (!strcmp(pos[0], "show")) {
+		int64_t id;
+		int pinned = 0;
+		int found = db_baseline_find(&db, suite, fp, NULL, INT64_MAX, &id, &pinned);
+		if (found > 0)
+			printf("baseline of %s on this machine: run %lld (%s)\n", suite, (long long)id,
+			       pinned ? "pinned" : "the last nightly that ended done");
+		else
+			printf("baseline of %s on this machine: none yet\n", suite);
+	} else {
+		int cleared = db_baseline_clear(&db, suite, fp);
+		printf("baseline of %s on this machine: %s\n", suite,
+		       cleared > 0 ? "unpinned (the last nightly that ended done is used)" : "none was pinned");
+	}
+	db_close(&db);
+	return rc;
+}

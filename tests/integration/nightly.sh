@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The nightly that says "worse": the first night records and says there is
+# no baseline; A/A (the same build and config again) exits 0 with no
+# regression; A/B (the engine part's design switched from avc to legacy)
+# exits 1 with regressions on rmap_vmas_per_walk, in a JUnit file a parser
+# reads; baselines can be pinned; bad input is one line and exit 2.
+. "$(dirname "$0")/../lib.sh"
+db=$tmp/r/rmapbench.db
+mkdir -p "$tmp/r"
+cat >"$tmp/tiny.conf" <<CONF
+name = tiny
+workloads = aim7
+users = 1 2
+repetitions = 2
+jobs_per_user = 2
+shared_mib = 1
+seed = $marker
+collectors = cpu
+engine_children = 5 20
+engine_pages = 4
+variant = avc
+CONF
+night() { "$BIN" --db "$db" nightly --config "$tmp/tiny.conf" "$@" >"$tmp/out" 2>"$tmp/err"; }
+night
+rc=$?
+[[ $rc == 0 ]] || fail "the first night exited $rc: $(tail -n 5 "$tmp/err")"
+grep -q "tiny: no baseline yet" "$tmp/out" || fail "the first night does not say it has no baseline: $(tail -n 5 "$tmp/out")"
+night --junit "$tmp/aa.xml"
+rc=$?
+[[ $rc == 0 ]] || fail "A/A exited $rc: $(grep -E '^regression|nightly' "$tmp/out" | head)"
+grep -q "^nightly: no regression (0 regressions over 2 comparisons)" "$tmp/out" || fail "A/A: $(tail -n 3 "$tmp/out")"
+night --set variant=legacy --junit "$tmp/ab.xml" --markdown "$tmp/ab.md"
+rc=$?
+[[ $rc == 1 ]] || fail "A/B (avc to legacy) exited $rc, not 1: $(tail -n 3 "$tmp/out")"
+grep -qE '^regression +walkcost +20 rmap_vmas_per_walk ' "$tmp/out" || fail "no rmap_vmas_per_walk regression"
+python3 - "$tmp/ab.xml" <<'PY' || fail "the JUnit file"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "testsuites" and int(root.get("failures")) > 0
+names = [c.get("name") for s in root.findall("testsuite") for c in s.findall("testcase") if c.find("failure") is not None]
+assert "rmap_vmas_per_walk" in names, names
+PY
+grep -q '| regression | walkcost | 20 | rmap_vmas_per_walk |' "$tmp/ab.md" || fail "the Markdown summary"
+
+"$BIN" --db "$db" baseline set 1 --config "$tmp/tiny.conf" >"$tmp/out" 2>&1 || fail "baseline set: $(cat "$tmp/out")"
+"$BIN" --db "$db" baseline show --config "$tmp/tiny.conf" | grep -q "run 1 (pinned)" || fail "baseline show"
+expect 2 "is a run of suite 'tiny-walkcost', not 'tiny'" "$BIN" --db "$db" nightly --config "$tmp/tiny.conf" --baseline 2
+expect 2 "no such run" "$BIN" --db "$db" nightly --config "$tmp/tiny.conf" --baseline 99
+expect 2 "baseline set: no run '99'" "$BIN" --db "$db" baseline set 99 --config "$tmp/tiny.conf"
+echo "nightly: first night, A/A 0, A/B 1 with rmap_vmas_per_walk, JUnit, baselines, bad input"
