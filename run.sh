@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # ./run.sh                 the main job: dependencies, build, configs/quick.conf,
 #                          record, plot; prints the run id, database and report
-# ./run.sh nightly         the nightly suite (configs/nightly.conf), then
+# ./run.sh nightly [--baseline RUN] [--junit F] [--markdown F] [--set K=V]...
+#                          the nightly suite (configs/nightly.conf) and its
+#                          engine part against their baselines, then
 #                          compare-kernels stock (and minimal, through
-#                          configs/collapse.conf) with
-#                          legacy-anon-vma in QEMU
+#                          configs/collapse.conf) with legacy-anon-vma in
+#                          QEMU; the database is $RMAPBENCH_DB
 # ./run.sh SUBCOMMAND ...  any rmapbench subcommand (./run.sh --help lists them)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,17 +21,19 @@ make -q all 2>/dev/null || make -s all >&2
 case "${1:-}" in
 "") exec build/rmapbench run configs/quick.conf ;;
 nightly)
-	# The host suite, then the reference kernels side by side in QEMU;
-	# both always run, and either failing fails the nightly.
+	# The nightly suite and its engine part against their baselines (exit
+	# 0 no regression, 1 a regression, 2 an error), then the reference
+	# kernels side by side in QEMU; all always run. A kernel comparison
+	# that cannot run makes an otherwise clean night exit 2.
 	shift
 	rc=0
-	build/rmapbench "$@" run configs/nightly.conf || rc=$?
+	build/rmapbench nightly "$@" || rc=$?
 	# three repetitions, so that compare-kernels can test each difference
-	build/rmapbench "$@" compare-kernels stock legacy-anon-vma --set repetitions=3 || { r=$?; ((rc)) || rc=$r; }
+	build/rmapbench compare-kernels stock legacy-anon-vma --set repetitions=3 || { ((rc)) || rc=2; }
 	# like for like: the same source and config, with and without the
 	# patch, through the collapse (16 to 64 users)
-	build/rmapbench "$@" compare-kernels minimal legacy-anon-vma --config configs/collapse.conf --set repetitions=2 ||
-		{ r=$?; ((rc)) || rc=$r; }
+	build/rmapbench compare-kernels minimal legacy-anon-vma --config configs/collapse.conf --set repetitions=2 ||
+		{ ((rc)) || rc=2; }
 	exit "$rc"
 	;;
 *) exec build/rmapbench "$@" ;;
