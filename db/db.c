@@ -406,3 +406,66 @@ out:
 	sqlite3_finalize(at);
 	return rc;
 }
+
+int db_merge(struct db *db, const char *other, int *added, char *err, size_t errlen)
+{
+	struct db o;
+	*added = 0;
+	if (db_open_readonly(other, &o, err, errlen) < 0) /* ours, and at our version */
+		return -1;
+	db_close(&o);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db->h, "ATTACH DATABASE ? AS other", -1, &st, NULL) != SQLITE_OK)
+		return fail(db, err, errlen, "attaching the other database");
+	sqlite3_bind_text(st, 1, other, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return fail(db, err, errlen, "attaching the other database");
+	static const char *const steps[] = {
+		"BEGIN IMMEDIATE",
+		"CREATE TEMP TABLE run_map (old_id INTEGER PRIMARY KEY, uuid TEXT NOT NULL, new_id INTEGER)",
+		"INSERT INTO run_map (old_id, uuid) SELECT id, uuid FROM other.runs "
+		"WHERE uuid IS NOT NULL AND uuid NOT IN (SELECT uuid FROM main.runs WHERE uuid IS NOT NULL)",
+		"INSERT INTO main.runs (revision, host, kernel_release, kernel_config_hash, target, variant, config_name, "
+		"config_text, started_at, ended_at, status, pid, pid_start, note, uuid, fingerprint, tag) "
+		"SELECT revision, host, kernel_release, kernel_config_hash, target, variant, config_name, config_text, "
+		"started_at, ended_at, CASE status WHEN 'running' THEN 'aborted' ELSE status END, NULL, NULL, note, uuid, "
+		"fingerprint, tag FROM other.runs WHERE id IN (SELECT old_id FROM run_map) ORDER BY id",
+		"UPDATE run_map SET new_id = (SELECT id FROM main.runs WHERE uuid = run_map.uuid)",
+		"INSERT INTO main.points (run_id, seq, workload, users, repetition, params, status, error, started_at, "
+		"ended_at) SELECT m.new_id, p.seq, p.workload, p.users, p.repetition, p.params, p.status, p.error, "
+		"p.started_at, p.ended_at FROM other.points p JOIN run_map m ON m.old_id = p.run_id ORDER BY p.id",
+		"CREATE TEMP TABLE point_map AS SELECT p.id AS old_id, np.id AS new_id FROM other.points p "
+		"JOIN run_map m ON m.old_id = p.run_id JOIN main.points np ON np.run_id = m.new_id AND np.seq = p.seq "
+		"AND np.repetition = p.repetition AND np.workload = p.workload AND np.users = p.users",
+		"INSERT INTO main.results (run_id, point_id, repetition, metric, value, unit) SELECT m.new_id, pm.new_id, "
+		"r.repetition, r.metric, r.value, r.unit FROM other.results r JOIN run_map m ON m.old_id = r.run_id "
+		"JOIN point_map pm ON pm.old_id = r.point_id",
+		"INSERT INTO main.unavailable (run_id, point_id, metric, reason) SELECT m.new_id, pm.new_id, u.metric, "
+		"u.reason FROM other.unavailable u JOIN run_map m ON m.old_id = u.run_id JOIN point_map pm ON "
+		"pm.old_id = u.point_id",
+		"INSERT OR IGNORE INTO main.point_attrs (point_id, key, value) SELECT pm.new_id, a.key, a.value "
+		"FROM other.point_attrs a JOIN point_map pm ON pm.old_id = a.point_id",
+		"INSERT OR IGNORE INTO main.baselines SELECT * FROM other.baselines",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
+		if (sqlite3_exec(db->h, steps[i], NULL, NULL, NULL) != SQLITE_OK) {
+			fail(db, err, errlen, "merging");
+			sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+			goto out;
+		}
+		if (i == 3)
+			*added = sqlite3_changes(db->h);
+	}
+	if (sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		fail(db, err, errlen, "merging");
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_exec(db->h, "DROP TABLE IF EXISTS temp.run_map; DROP TABLE IF EXISTS temp.point_map", NULL, NULL, NULL);
+	sqlite3_exec(db->h, "DETACH DATABASE other", NULL, NULL, NULL);
+	return rc == 0 ? 0 : -1;
+}

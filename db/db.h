@@ -52,6 +52,12 @@ int db_run_begin(struct db *db, const struct run_meta *m, int64_t *run_id, char 
 int db_run_end(struct db *db, int64_t run_id, const char *status, const char *note);
 int db_point_record(struct db *db, int64_t run_id, const struct point_rec *p, const struct sample_set *s,
 		    int64_t *point_id, char *err, size_t errlen);
+/* Copies the runs of OTHER (an rmapbench database at the same schema
+ * version) that this one lacks, by their uuid, with their points, results,
+ * unavailable metrics, attributes and baselines, in one transaction: a
+ * run is never duplicated, and a failed merge changes nothing. How many
+ * runs were added into *added. */
+int db_merge(struct db *db, const char *other, int *added, char *err, size_t errlen);
 /* Marks runs whose process is gone as aborted; returns how many. */
 int db_reap_stale_runs(struct db *db);
 

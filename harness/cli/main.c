@@ -29,6 +29,7 @@ static void usage(FILE *f)
 	      "  compare A B [--junit F] [--markdown F]  verdicts between runs (ID, last, last~N, DB:ID; A1,A2 for sets)\n"
 	      "  nightly [--config F] [--set K=V] [--baseline RUN] [--junit F] [--markdown F]  the suite against its baseline\n"
 	      "  baseline set RUN | show | clear [--config F]  the nightly's pinned baseline on this machine\n"
+	      "  db merge OTHER.db...         other databases' runs into this one, each once (by uuid)\n"
 	      "\n"
 	      "options:\n"
 	      "  --db PATH        results database (default $RMAPBENCH_DB or results/rmapbench.db)\n"
@@ -48,6 +49,7 @@ static const struct {
 	{ "compare", cmd_compare },
 	{ "nightly", cmd_nightly },
 	{ "baseline", cmd_baseline },
+	{ "db", cmd_db },
 };
 
 int main(int argc, char **argv)

@@ -47,4 +47,19 @@ grep -q '| regression | walkcost | 20 | rmap_vmas_per_walk |' "$tmp/ab.md" || fa
 expect 2 "is a run of suite 'tiny-walkcost', not 'tiny'" "$BIN" --db "$db" nightly --config "$tmp/tiny.conf" --baseline 2
 expect 2 "no such run" "$BIN" --db "$db" nightly --config "$tmp/tiny.conf" --baseline 99
 expect 2 "baseline set: no run '99'" "$BIN" --db "$db" baseline set 99 --config "$tmp/tiny.conf"
-echo "nightly: first night, A/A 0, A/B 1 with rmap_vmas_per_walk, JUnit, baselines, bad input"
+# Two machines' databases merged: every run once, and compare across them.
+db2=$tmp/r2/rmapbench.db
+mkdir -p "$tmp/r2"
+"$BIN" --db "$db2" nightly --config "$tmp/tiny.conf" >/dev/null 2>&1 || fail "the second database's night"
+n1=$(sql "$db" "SELECT count(*) FROM runs")
+n2=$(sql "$db2" "SELECT count(*) FROM runs")
+"$BIN" --db "$db" db merge "$db2" >"$tmp/out" 2>&1 || fail "db merge: $(cat "$tmp/out")"
+"$BIN" --db "$db" db merge "$db2" >"$tmp/out" 2>&1 || fail "a second merge: $(cat "$tmp/out")"
+grep -q ": 0 runs added" "$tmp/out" || fail "a second merge added runs: $(cat "$tmp/out")"
+[[ $(sql "$db" "SELECT count(*) FROM runs") == $((n1 + n2)) ]] || fail "the merged database does not hold both"
+[[ $(sql "$db" "SELECT count(DISTINCT uuid) FROM runs") == $((n1 + n2)) ]] || fail "a run was duplicated"
+[[ $(sql "$db" "SELECT count(*) FROM results WHERE run_id = (SELECT max(id) FROM runs)") == \
+	$(sql "$db2" "SELECT count(*) FROM results WHERE run_id = (SELECT max(id) FROM runs)") ]] || fail "results lost in the merge"
+"$BIN" --db "$db" compare 2 last >"$tmp/out" 2>&1 || fail "compare across the merged runs: $(tail -n 3 "$tmp/out")"
+expect 2 "not an SQLite database" "$BIN" --db "$db" db merge "$tmp/tiny.conf"
+echo "nightly: first night, A/A 0, A/B 1 with rmap_vmas_per_walk, JUnit, baselines, bad input, merge"
