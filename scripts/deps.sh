@@ -13,7 +13,8 @@ set -euo pipefail
 # load and fork yardstick; kernels in a VM and their initramfs; mkswap and
 # swapon, ps for the tests; clang and its runtime for the libFuzzer and
 # TSan builds; GSL for the statistics; zlib for CRC32 and /proc/config.gz
-# (libz.a: the static guest agent).
+# (libz.a: the static guest agent); Chromium to look at the report as a
+# person does (tests/integration/report_browser.sh).
 packages=(
 	gcc make libc6-dev
 	libsqlite3-dev sqlite3
@@ -26,6 +27,7 @@ packages=(
 	git
 	clang libclang-rt-14-dev
 	libgsl-dev zlib1g-dev
+	chromium
 )
 
 check=0

@@ -11,6 +11,7 @@
 #include "flags.h"
 #include "query.h"
 #include "record.h"
+#include "report.h"
 #include "util.h"
 #include "verdict.h"
 #include "verdicts.h"
@@ -202,6 +203,12 @@ int cmd_nightly(int argc, char **argv, const char *db_path)
 		rb_error("nightly: --markdown %s: cannot write it", markdown);
 		rc = 2;
 	}
+	/* the suite's report, remade with the night's verdicts on top */
+	char dir[4096], name[32], report[4200] = "";
+	snprintf(name, sizeof(name), "run-%lld", (long long)parts[0].run);
+	if (results_dir(db_path, name, dir, sizeof(dir)) == 0 &&
+	    report_generate_verdicts(&db, parts[0].run, dir, report, sizeof(report), cmp, sa, sb, judged) == 0)
+		printf("report: %s\n", report);
 	int regressions = 0;
 	for (int i = 0; i < judged; i++) {
 		regressions += cmp[i].counts[V_REGRESSION];

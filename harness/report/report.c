@@ -3,6 +3,7 @@
 #include "crossover.h"
 #include "escape.h"
 #include "query.h"
+#include "verdict.h"
 #include "paths.h"
 #include "util.h"
 
@@ -331,7 +332,57 @@ int report_compare(struct db *db, const int64_t runs[2], const char *labels[2], 
 	return report_runs(db, runs, labels, 2, metric, title, dir, "compare", path, plen);
 }
 
+/* The verdicts of the nightly: what got worse first, then better, then
+ * what changed; a count of the rest. */
+static void html_verdicts(FILE *f, const struct comparison *c, const struct side *a, const struct side *b, int n)
+{
+	static const enum verdict_kind shown[] = { V_REGRESSION, V_IMPROVEMENT, V_CHANGED, V_ONLY_A, V_ONLY_B };
+	for (int k = 0; k < n; k++) {
+		fprintf(f, "<h2>Verdicts: %d regressions, %d improvements</h2>\n<p>A = ", c[k].counts[V_REGRESSION],
+			c[k].counts[V_IMPROVEMENT]);
+		html_write_escaped(f, a[k].label);
+		fputs(", B = ", f);
+		html_write_escaped(f, b[k].label);
+		fputs("; change is B against A.</p>\n", f);
+		int listed = 0;
+		for (size_t o = 0; o < ARRAY_SIZE(shown); o++)
+			listed += c[k].counts[shown[o]];
+		if (!listed) {
+			fprintf(f, "<p>Nothing got worse, better or changed: %d rows the same, %d too few repetitions to "
+				   "test.</p>\n",
+				c[k].counts[V_SAME], c[k].counts[V_TOO_FEW]);
+			continue;
+		}
+		fputs("<table><tr><th>verdict</th><th>workload</th><th>users</th>"
+		      "<th>metric</th><th>A</th><th>B</th><th>change</th><th>why</th></tr>\n",
+		      f);
+		for (size_t o = 0; o < ARRAY_SIZE(shown); o++)
+			for (int i = 0; i < c[k].n; i++) {
+				const struct verdict_row *r = &c[k].rows[i];
+				if (r->kind != shown[o])
+					continue;
+				fprintf(f, "<tr class=\"%s\"><td>%s</td><td>", r->kind == V_REGRESSION ? "bad" : "",
+					verdict_name(r->kind));
+				html_write_escaped(f, r->workload);
+				fprintf(f, "</td><td>%ld</td><td>", r->users);
+				html_write_escaped(f, r->metric);
+				fprintf(f, "</td><td>%.4g</td><td>%.4g</td><td>%+.1f%%</td><td>", r->median_a, r->median_b,
+					100 * r->change);
+				html_write_escaped(f, r->note);
+				fputs("</td></tr>\n", f);
+			}
+		fprintf(f, "</table>\n<p>%d rows the same, %d too few repetitions to test.</p>\n", c[k].counts[V_SAME],
+			c[k].counts[V_TOO_FEW]);
+	}
+}
+
 int report_generate(struct db *db, int64_t run, const char *dir, char *path, size_t plen)
+{
+	return report_generate_verdicts(db, run, dir, path, plen, NULL, NULL, NULL, 0);
+}
+
+int report_generate_verdicts(struct db *db, int64_t run, const char *dir, char *path, size_t plen,
+			     const struct comparison *cmp, const struct side *sa, const struct side *sb, int ncmp)
 {
 	/* gnuplot is given absolute paths only (plots/figure.gp says why) */
 	char adir[PATH_MAX];
@@ -387,10 +438,11 @@ int report_generate(struct db *db, int64_t run, const char *dir, char *path, siz
 	fputs("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>rmapbench report</title>\n"
 	      "<style>body{font-family:sans-serif;max-width:1000px;margin:2em auto;color:#222}"
 	      "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
-	      "text-align:left}th{background:#f3f3f3}.na{color:#999}img{max-width:100%;border:1px solid #eee}"
+	      "text-align:left}th{background:#f3f3f3}.na{color:#999}.bad{background:#fde2e2}img{max-width:100%;border:1px solid #eee}"
 	      "</style></head><body>\n",
 	      f);
 	html_meta(f, db, run, status, sizeof(status));
+	html_verdicts(f, cmp, sa, sb, ncmp);
 	fputs("<h2>Figures</h2>\n", f);
 	for (size_t i = 0; i < ARRAY_SIZE(figures); i++) {
 		if (fig_ok[i])

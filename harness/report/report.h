@@ -10,6 +10,13 @@
  * figure could not be made (the report is still written, saying so). */
 int report_generate(struct db *db, int64_t run, const char *dir, char *path, size_t plen);
 
+struct comparison;
+struct side;
+/* The same with verdicts against baselines at the top (the nightly's
+ * report): n comparisons, each of sides a[i] and b[i]. */
+int report_generate_verdicts(struct db *db, int64_t run, const char *dir, char *path, size_t plen,
+			     const struct comparison *c, const struct side *a, const struct side *b, int n);
+
 /* A figure of one metric against users for two runs (a line each,
  * titled by labels); path gets the PNG. -1 when nothing to plot. */
 int report_compare(struct db *db, const int64_t runs[2], const char *labels[2], const char *metric, const char *dir,
