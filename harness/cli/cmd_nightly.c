@@ -12,6 +12,7 @@
 #include "query.h"
 #include "record.h"
 #include "report.h"
+#include "suite.h"
 #include "util.h"
 #include "verdict.h"
 #include "verdicts.h"
@@ -97,7 +98,9 @@ static int judge(struct db *db, struct part *p, const char *explicit, struct sid
 
 int cmd_nightly(int argc, char **argv, const char *db_path)
 {
-	const char *config = DEFAULT_NIGHTLY, *baseline = NULL, *junit = NULL, *markdown = NULL, *sets[64], *pos[1];
+	const char *config = DEFAULT_NIGHTLY, *baseline = NULL, *junit = NULL, *markdown = NULL, *sets[64], *pos[1],
+		   *shard = NULL;
+	bool dry_run = false;
 	int nsets = 0, npos;
 	const struct flag flags[] = {
 		{ "--config", FLAG_STRING, &config, 0, 0, NULL },
@@ -105,18 +108,30 @@ int cmd_nightly(int argc, char **argv, const char *db_path)
 		{ "--baseline", FLAG_STRING, &baseline, 0, 0, NULL },
 		{ "--junit", FLAG_STRING, &junit, 0, 0, NULL },
 		{ "--markdown", FLAG_STRING, &markdown, 0, 0, NULL },
+		{ "--shard", FLAG_STRING, &shard, 0, 0, NULL },
+		{ "--dry-run", FLAG_BOOL, &dry_run, 0, 0, NULL },
 		{ NULL, 0, NULL, 0, 0, NULL },
 	};
 	if (flags_parse("nightly", flags, argc, argv, pos, 0, &npos) < 0)
 		return 2;
 	struct config cfg;
 	char err[600];
-	if (config_load_set(&cfg, config, sets, nsets, err, sizeof(err)) < 0) {
+	if (config_load_set(&cfg, config, sets, nsets, err, sizeof(err)) < 0 ||
+	    (shard && suite_parse_shard(&cfg, shard, err, sizeof(err)) < 0)) {
 		rb_error("%s", err);
 		config_free(&cfg);
 		return 2;
 	}
 	snprintf(cfg.tag, sizeof(cfg.tag), "nightly");
+	if (dry_run) {
+		cfg.dry_run = 1;
+		cmd_run(&cfg, db_path, NULL);
+		if (cfg.n_engine_children)
+			printf("# engine part: walkcost of %s at %d values of N, %ld pages each\n", cfg.variant,
+			       cfg.n_engine_children, cfg.engine_pages);
+		config_free(&cfg);
+		return 0;
+	}
 	if (baseline) { /* said before a night's work, not after it */
 		struct db db;
 		int64_t id;

@@ -7,9 +7,35 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The plan of points, a line each: what a CI matrix splits with --shard. */
+static int print_plan(const struct config *cfg)
+{
+	int n = suite_plan(cfg, NULL, 0);
+	struct point_spec *plan = malloc((size_t)(n ? n : 1) * sizeof(*plan));
+	if (!plan)
+		abort();
+	suite_plan(cfg, plan, n);
+	printf("# %s: %d points on target %s%s%s", cfg->name, n, cfg->target, strcmp(cfg->target, "vm") ? "" : ", kernel ",
+	       strcmp(cfg->target, "vm") ? "" : cfg->kernel);
+	if (cfg->shard_count)
+		printf(", shard %d of %d", cfg->shard_index, cfg->shard_count);
+	printf("\n# seq workload users repetition\n");
+	for (int i = 0; i < n; i++)
+		printf("%d %s %ld %d\n", plan[i].seq, plan[i].workload, plan[i].users, plan[i].repetition);
+	free(plan);
+	return 0;
+}
 
 int cmd_run(struct config *cfg, const char *db_path, int64_t *run_out)
 {
+	if (cfg->dry_run) {
+		if (run_out)
+			*run_out = 0;
+		return print_plan(cfg);
+	}
 	struct suite_result res;
 	int rc = run_suite(cfg, db_path, &res);
 	if (run_out)

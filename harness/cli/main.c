@@ -3,6 +3,7 @@
 #include "config.h"
 #include "external.h"
 #include "flags.h"
+#include "suite.h"
 #include "util.h"
 #include "workload.h"
 
@@ -33,7 +34,9 @@ static void usage(FILE *f)
 	      "\n"
 	      "options:\n"
 	      "  --db PATH        results database (default $RMAPBENCH_DB or results/rmapbench.db)\n"
-	      "  --set KEY=VALUE  override a config key for this run (repeatable)\n",
+	      "  --set KEY=VALUE  override a config key for this run (repeatable)\n"
+	      "  --shard I/N      run only point k where k mod N = I - 1 (a CI matrix; db merge joins them)\n"
+	      "  --dry-run        print the plan of points; run and record nothing\n",
 	      f);
 }
 
@@ -55,7 +58,8 @@ static const struct {
 int main(int argc, char **argv)
 {
 	const char *db = getenv("RMAPBENCH_DB");
-	const char *sets[64], *pos[8], *format = NULL;
+	const char *sets[64], *pos[8], *format = NULL, *shard = NULL;
+	bool dry_run = false;
 	int nsets = 0, npos = 0;
 	bool help = false;
 	if (!db || !*db)
@@ -64,6 +68,8 @@ int main(int argc, char **argv)
 		{ "--db", FLAG_STRING, &db, 0, 0, NULL },
 		{ "--set", FLAG_STRINGS, sets, 0, ARRAY_SIZE(sets), &nsets },
 		{ "--format", FLAG_STRING, &format, 0, 0, NULL },
+		{ "--shard", FLAG_STRING, &shard, 0, 0, NULL },
+		{ "--dry-run", FLAG_BOOL, &dry_run, 0, 0, NULL },
 		{ "--help", FLAG_BOOL, &help, 0, 0, NULL },
 		{ "-h", FLAG_BOOL, &help, 0, 0, NULL },
 		{ NULL, 0, NULL, 0, 0, NULL },
@@ -115,17 +121,19 @@ int main(int argc, char **argv)
 		}
 		struct config cfg;
 		char err[600];
-		if (config_load_set(&cfg, pos[1], sets, nsets, err, sizeof(err)) < 0) {
+		if (config_load_set(&cfg, pos[1], sets, nsets, err, sizeof(err)) < 0 ||
+		    (shard && suite_parse_shard(&cfg, shard, err, sizeof(err)) < 0)) {
 			rb_error("%s", err);
 			config_free(&cfg);
 			return 2;
 		}
+		cfg.dry_run = dry_run;
 		int rc = cmd_run(&cfg, db, NULL);
 		config_free(&cfg);
 		return rc;
 	}
-	if (nsets) {
-		rb_error("--set applies to 'run' only");
+	if (nsets || shard || dry_run) {
+		rb_error("%s applies to 'run' only", nsets ? "--set" : shard ? "--shard" : "--dry-run");
 		return 2;
 	}
 	if (!strcmp(cmd, "runs") && npos == 1)

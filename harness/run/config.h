@@ -45,6 +45,8 @@ struct config {
 	int n_engine_children;
 	long engine_pages;
 	char tag[16];         /* "nightly" for its runs; not a key */
+	int shard_index, shard_count; /* --shard i/n: this run's points (1-based; 0/0: all) */
+	int dry_run;          /* --dry-run: print the plan, run and record nothing */
 	char params[CFG_MAX_PARAMS][2][64]; /* workload key, value */
 	int n_params;
 	char *text;           /* the config as read, plus any --set lines */

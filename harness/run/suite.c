@@ -51,13 +51,13 @@ static void kernel_config_hash(const char *release, char *buf, size_t len)
 		snprintf(buf, len, "fnv1a64:%016llx", (unsigned long long)h);
 }
 
-static void summary_line(const struct point_spec *ps, const struct point_out *po, int total)
+static void summary_line(const struct point_spec *ps, const struct point_out *po, int index, int total)
 {
 	const struct sample *jpm = ss_find(&po->ss, "jobs_per_min");
 	const struct sample *fps = ss_find(&po->ss, "forks_per_s");
 	const struct sample *sys = ss_find(&po->ss, "sys_pct");
 	const struct sample *lock = ss_find(&po->ss, "lock_contentions");
-	fprintf(stderr, "[%d/%d] %s users=%ld rep=%d: %s", ps->seq, total, ps->workload, ps->users, ps->repetition,
+	fprintf(stderr, "[%d/%d] %s users=%ld rep=%d: %s", index, total, ps->workload, ps->users, ps->repetition,
 		po->status);
 	if (jpm && !jpm->unavailable)
 		fprintf(stderr, " jobs_per_min=%.0f", jpm->value);
@@ -70,6 +70,33 @@ static void summary_line(const struct point_spec *ps, const struct point_out *po
 	if (po->error[0])
 		fprintf(stderr, " (%.200s)", po->error);
 	fputc('\n', stderr);
+}
+
+int suite_parse_shard(struct config *cfg, const char *spec, char *err, size_t errlen)
+{
+	int i, n, end = 0;
+	if (sscanf(spec, "%d/%d%n", &i, &n, &end) != 2 || spec[end] || n < 1 || n > 1000 || i < 1 || i > n) {
+		snprintf(err, errlen, "--shard %s: expected i/n with 1 <= i <= n <= 1000", spec);
+		return -1;
+	}
+	cfg->shard_index = i;
+	cfg->shard_count = n;
+	return 0;
+}
+
+int suite_plan(const struct config *cfg, struct point_spec *out, int cap)
+{
+	int n = 0, k = 0;
+	for (int rep = 1; rep <= cfg->repetitions; rep++)
+		for (int w = 0; w < cfg->n_workloads; w++)
+			for (int u = 0; u < cfg->n_users; u++, k++) {
+				if (cfg->shard_count && k % cfg->shard_count != cfg->shard_index - 1)
+					continue;
+				if (n < cap)
+					out[n] = (struct point_spec){ k + 1, cfg->workloads[w], cfg->users[u], rep };
+				n++;
+			}
+	return n;
 }
 
 int run_suite(struct config *cfg, const char *db_path, struct suite_result *res)
@@ -173,44 +200,46 @@ int run_suite(struct config *cfg, const char *db_path, struct suite_result *res)
 		return 1;
 	}
 
-	int total = cfg->repetitions * cfg->n_workloads * cfg->n_users, seq = 0, failed = 0, recorded = 0;
+	int total = suite_plan(cfg, NULL, 0), failed = 0, recorded = 0;
+	struct point_spec *plan = malloc((size_t)(total ? total : 1) * sizeof(*plan));
+	if (!plan)
+		abort();
+	suite_plan(cfg, plan, total);
 	struct progress pg;
 	progress_init(&pg, total);
 	struct point_env env = { .cfg = cfg, .load_path = load, .log_dir = rundir, .pg = &pg,
 				 .kernel = vm ? &kernel : NULL, .agent_path = vm ? agent : NULL };
 	const char *status = "done";
 	char note[300] = "";
-	for (int rep = 1; rep <= cfg->repetitions && !rb_interrupted; rep++) {
-		for (int w = 0; w < cfg->n_workloads && !rb_interrupted; w++) {
-			for (int u = 0; u < cfg->n_users && !rb_interrupted; u++) {
-				struct point_spec ps = { ++seq, cfg->workloads[w], cfg->users[u], rep };
-				struct point_out po;
-				progress_point(&pg, seq, "%s users=%ld rep %d/%d", ps.workload, ps.users, rep,
-					       cfg->repetitions);
-				if (vm)
-					point_run_vm(&env, &ps, &po);
-				else
-					point_run(&env, &ps, &po);
-				progress_done(&pg);
-				summary_line(&ps, &po, total);
-				struct point_rec pr = { seq, ps.workload, ps.users, rep, po.params, po.status,
-							po.error[0] ? po.error : NULL, po.started, po.ended };
-				if (db_point_record(&db, run_id, &pr, &po.ss, NULL, err, sizeof(err)) < 0) {
-					rb_error("%s", err);
-					ss_free(&po.ss);
-					swap_disable(swappath);
-					db_run_end(&db, run_id, "failed", "recording a point failed");
-					db_close(&db);
-					return 1;
-				}
-				recorded++;
-				failed += strcmp(po.status, "done") != 0 && strcmp(po.status, "aborted") != 0;
-				ss_free(&po.ss);
-				if (cfg->cooldown_s > 0 && !rb_interrupted)
-					usleep((useconds_t)(cfg->cooldown_s * 1e6));
-			}
+	for (int p = 0; p < total && !rb_interrupted; p++) {
+		struct point_spec ps = plan[p];
+		struct point_out po;
+		progress_point(&pg, p + 1, "%s users=%ld rep %d/%d", ps.workload, ps.users, ps.repetition,
+			       cfg->repetitions);
+		if (vm)
+			point_run_vm(&env, &ps, &po);
+		else
+			point_run(&env, &ps, &po);
+		progress_done(&pg);
+		summary_line(&ps, &po, p + 1, total);
+		struct point_rec pr = { ps.seq, ps.workload, ps.users, ps.repetition, po.params, po.status,
+					po.error[0] ? po.error : NULL, po.started, po.ended };
+		if (db_point_record(&db, run_id, &pr, &po.ss, NULL, err, sizeof(err)) < 0) {
+			rb_error("%s", err);
+			ss_free(&po.ss);
+			free(plan);
+			swap_disable(swappath);
+			db_run_end(&db, run_id, "failed", "recording a point failed");
+			db_close(&db);
+			return 1;
 		}
+		recorded++;
+		failed += strcmp(po.status, "done") != 0 && strcmp(po.status, "aborted") != 0;
+		ss_free(&po.ss);
+		if (cfg->cooldown_s > 0 && !rb_interrupted)
+			usleep((useconds_t)(cfg->cooldown_s * 1e6));
 	}
+	free(plan);
 	swap_disable(swappath);
 	if (rb_interrupted) {
 		status = "aborted";

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "point.h"
 
 struct suite_result {
 	int64_t run;          /* 0 when no run was recorded */
@@ -13,6 +14,14 @@ struct suite_result {
 	char note[300];
 	char dir[PATH_MAX];   /* the run's own directory, for its report */
 };
+
+/* The points this run would make, in order (repetition-major), this
+ * shard's only under --shard i/n: point k of the whole matrix (from 0)
+ * belongs to shard k mod n + 1, the same on every machine. How many,
+ * at most cap stored. */
+int suite_plan(const struct config *cfg, struct point_spec *out, int cap);
+/* --shard "i/n": 0, or -1 with err. */
+int suite_parse_shard(struct config *cfg, const char *spec, char *err, size_t errlen);
 
 /* Exit status: 0 done, 1 failed (a point or the setup), 130 aborted. */
 int run_suite(struct config *cfg, const char *db_path, struct suite_result *res);
