@@ -469,3 +469,51 @@ out:
 	sqlite3_exec(db->h, "DETACH DATABASE other", NULL, NULL, NULL);
 	return rc == 0 ? 0 : -1;
 }
+
+int db_prune(struct db *db, double keep_days, long keep_last, int *deleted, char *err, size_t errlen)
+{
+	*deleted = 0;
+	char cutoff[64];
+	snprintf(cutoff, sizeof(cutoff), "-%.0f seconds", keep_days * 86400);
+	sqlite3_stmt *st;
+	const char *sql =
+		"CREATE TEMP TABLE doomed AS SELECT id FROM runs r WHERE status != 'running' "
+		"AND started_at < strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?1) "
+		"AND id NOT IN (SELECT id FROM runs ORDER BY id DESC LIMIT ?2) "
+		"AND uuid NOT IN (SELECT run_uuid FROM baselines) "
+		"AND id NOT IN (SELECT (SELECT max(b.id) FROM runs b WHERE b.tag = 'nightly' AND b.status = 'done' "
+		"  AND b.config_name = k.config_name AND b.fingerprint IS k.fingerprint AND b.id < k.id) "
+		"  FROM runs k WHERE k.tag = 'nightly' AND k.id NOT IN (SELECT id FROM runs WHERE status != 'running' "
+		"  AND started_at < strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?1) "
+		"  AND id NOT IN (SELECT id FROM runs ORDER BY id DESC LIMIT ?2)))";
+	if (sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return fail(db, err, errlen, "pruning");
+	int rc = -1;
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, cutoff, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, keep_last);
+	int step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (step != SQLITE_DONE)
+		goto out;
+	static const char *const drops[] = {
+		"DELETE FROM point_attrs WHERE point_id IN (SELECT id FROM points WHERE run_id IN (SELECT id FROM doomed))",
+		"DELETE FROM results WHERE run_id IN (SELECT id FROM doomed)",
+		"DELETE FROM unavailable WHERE run_id IN (SELECT id FROM doomed)",
+		"DELETE FROM points WHERE run_id IN (SELECT id FROM doomed)",
+		"DELETE FROM runs WHERE id IN (SELECT id FROM doomed)",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(drops); i++)
+		if (sqlite3_exec(db->h, drops[i], NULL, NULL, NULL) != SQLITE_OK)
+			goto out;
+	*deleted = sqlite3_changes(db->h);
+	rc = sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+out:
+	if (rc < 0) {
+		fail(db, err, errlen, "pruning");
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+	}
+	sqlite3_exec(db->h, "DROP TABLE IF EXISTS temp.doomed", NULL, NULL, NULL);
+	return rc;
+}

@@ -58,6 +58,12 @@ int db_point_record(struct db *db, int64_t run_id, const struct point_rec *p, co
  * run is never duplicated, and a failed merge changes nothing. How many
  * runs were added into *added. */
 int db_merge(struct db *db, const char *other, int *added, char *err, size_t errlen);
+/* Deletes the runs that started more than keep_days ago, except the
+ * keep_last newest, a pinned baseline, and the baseline any kept nightly
+ * run is judged against (the last nightly of its suite and machine that
+ * ended done before it); running runs are never touched. How many into
+ * *deleted. */
+int db_prune(struct db *db, double keep_days, long keep_last, int *deleted, char *err, size_t errlen);
 /* Marks runs whose process is gone as aborted; returns how many. */
 int db_reap_stale_runs(struct db *db);
 

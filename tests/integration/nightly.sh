@@ -62,4 +62,15 @@ grep -q ": 0 runs added" "$tmp/out" || fail "a second merge added runs: $(cat "$
 	$(sql "$db2" "SELECT count(*) FROM results WHERE run_id = (SELECT max(id) FROM runs)") ]] || fail "results lost in the merge"
 "$BIN" --db "$db" compare 2 last >"$tmp/out" 2>&1 || fail "compare across the merged runs: $(tail -n 3 "$tmp/out")"
 expect 2 "not an SQLite database" "$BIN" --db "$db" db merge "$tmp/tiny.conf"
-echo "nightly: first night, A/A 0, A/B 1 with rmap_vmas_per_walk, JUnit, baselines, bad input, merge"
+# Retention: everything old goes but the pinned baseline, the newest run
+# and the run that newest one is judged against.
+newest=$(sql "$db" "SELECT max(id) FROM runs")
+judged_against=$(sql "$db" "SELECT max(id) FROM runs WHERE tag = 'nightly' AND status = 'done' AND config_name =
+	(SELECT config_name FROM runs WHERE id = $newest) AND id < $newest")
+sql "$db" "UPDATE runs SET started_at = '2020-01-01T00:00:00Z'"
+"$BIN" --db "$db" db prune --keep-days 30 --keep-last 1 >"$tmp/out" 2>&1 || fail "db prune: $(cat "$tmp/out")"
+left=$(sql "$db" "SELECT group_concat(id) FROM (SELECT id FROM runs ORDER BY id)")
+[[ $left == "1,$judged_against,$newest" ]] || fail "prune kept runs $left, not 1 (pinned), $judged_against and $newest"
+[[ $(sql "$db" "SELECT count(*) FROM results WHERE run_id NOT IN (SELECT id FROM runs)") == 0 ]] || fail "orphan results"
+expect 2 "--keep-days D is required" "$BIN" --db "$db" db prune --keep-last 3
+echo "nightly: first night, A/A 0, A/B 1 with rmap_vmas_per_walk, JUnit, baselines, bad input, merge, prune"
