@@ -7,42 +7,39 @@
 #include "util.h"
 
 #include <stdio.h>
-#include <stdbool.h>
-#include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+
+static int open_or_say(const char *db_path, struct db *db)
+{
+	char err[1200];
+	if (db_open(db_path, db, err, sizeof(err)) == 0)
+		return 0;
+	rb_error("%s", err);
+	return -1;
+}
 
 /* `db prune --keep-days D --keep-last N` */
 static int prune(int argc, char **argv, const char *db_path)
 {
-	unsigned long days = 0, last = 0;
-	bool have_days = false;
+	unsigned long days = ULONG_MAX, last = 0;
 	const char *pos[1];
 	int npos;
-	char days_s[32] = "";
-	const char *days_arg = NULL;
 	const struct flag flags[] = {
-		{ "--keep-days", FLAG_STRING, &days_arg, 0, 0, NULL },
+		{ "--keep-days", FLAG_ULONG, &days, 100000, 0, NULL },
 		{ "--keep-last", FLAG_ULONG, &last, 1000000, 0, NULL },
 		{ NULL, 0, NULL, 0, 0, NULL },
 	};
 	if (flags_parse("db prune", flags, argc, argv, pos, 0, &npos) < 0)
 		return 2;
-	if (days_arg) {
-		char *end;
-		days = strtoul(days_arg, &end, 10);
-		have_days = *days_arg && !*end && days_arg[0] != '-';
-		snprintf(days_s, sizeof(days_s), "%s", days_arg);
-	}
-	if (!have_days) {
+	if (days == ULONG_MAX) {
 		rb_error("db prune: --keep-days D is required (a whole number of days; --keep-last N keeps the newest too)");
 		return 2;
 	}
 	struct db db;
 	char err[1200];
-	if (db_open(db_path, &db, err, sizeof(err)) < 0) {
-		rb_error("%s", err);
+	if (open_or_say(db_path, &db) < 0)
 		return 2;
-	}
 	int deleted;
 	int rc = db_prune(&db, (double)days, (long)last, &deleted, err, sizeof(err));
 	db_close(&db);
@@ -50,9 +47,9 @@ static int prune(int argc, char **argv, const char *db_path)
 		rb_error("db prune: %s", err);
 		return 2;
 	}
-	printf("%s: %d runs older than %s days pruned (baselines, the runs kept nightlies are judged against and the "
+	printf("%s: %d runs older than %lu days pruned (baselines, the runs kept nightlies are judged against and the "
 	       "%lu newest kept)\n",
-	       db_path, deleted, days_s, last);
+	       db_path, deleted, days, last);
 	return 0;
 }
 
@@ -66,10 +63,8 @@ int cmd_db(int argc, char **argv, const char *db_path)
 	}
 	struct db db;
 	char err[1200];
-	if (db_open(db_path, &db, err, sizeof(err)) < 0) {
-		rb_error("%s", err);
+	if (open_or_say(db_path, &db) < 0)
 		return 2;
-	}
 	int rc = 0;
 	for (int i = 1; i < argc; i++) {
 		int added;
