@@ -178,7 +178,7 @@ $(B)/fuzz/%_fuzzer: tests/fuzz/%_fuzzer.c tests/fuzz/fuzz.h $(call cli_libs,fuzz
 # The bootstrap runs first, so that a fresh machine has the headers before
 # anything compiles.
 test:
-	@scripts/deps.sh
+	@scripts/deps.sh --test
 	@$(MAKE) --no-print-directory -s all $(B)/asan/rmapbench $(B)/asan/rmapbench-load $(UNIT_BIN) $(B)/fuzz/trace_fuzzer \
 		$(PARSER_FUZZ_BIN) $(B)/tests/tsan_threads
 	@tests/run-all.sh $(UNIT_BIN) $(B)/tests/tsan_threads

@@ -13,8 +13,8 @@ set -euo pipefail
 # load and fork yardstick; kernels in a VM and their initramfs; mkswap and
 # swapon, ps for the tests; clang and its runtime for the libFuzzer and
 # TSan builds; GSL for the statistics; zlib for CRC32 and /proc/config.gz
-# (libz.a: the static guest agent); Chromium to look at the report as a
-# person does (tests/integration/report_browser.sh).
+# (libz.a: the static guest agent). --test adds Chromium, to look at the
+# report as a person does (tests/integration/report_browser.sh).
 packages=(
 	gcc make libc6-dev
 	libsqlite3-dev sqlite3
@@ -27,15 +27,15 @@ packages=(
 	git
 	clang libclang-rt-14-dev
 	libgsl-dev zlib1g-dev
-	chromium
 )
 
 check=0
 for a in "$@"; do
 	case $a in
 	--kernels) packages+=(linux-source-6.1 flex bison bc libelf-dev libssl-dev xz-utils patch) ;;
+	--test) packages+=(chromium) ;;
 	--check) check=1 ;; # say what is missing, install nothing
-	*) echo "rmapbench: deps.sh: unknown option '$a' (--kernels, --check)" >&2; exit 2 ;;
+	*) echo "rmapbench: deps.sh: unknown option '$a' (--kernels, --test, --check)" >&2; exit 2 ;;
 	esac
 done
 
