@@ -171,10 +171,29 @@ int compare_sides(const struct side *a, const struct side *b, struct comparison 
 		p[nt] = r->p;
 		tested[nt++] = i;
 	}
+	/* Two families for the correction: rows of metrics with a better
+	 * direction (the ones that can be regressions) and the rest (which
+	 * can only be "changed"): counters that can never be a regression do
+	 * not dilute the test of those that can. */
 	double *q = malloc((size_t)(nt ? nt : 1) * sizeof(double));
-	if (!q)
+	double *fp = malloc((size_t)(nt ? nt : 1) * sizeof(double)), *fq = malloc((size_t)(nt ? nt : 1) * sizeof(double));
+	int *fi = malloc((size_t)(nt ? nt : 1) * sizeof(int));
+	if (!q || !fp || !fq || !fi)
 		abort();
-	stats_bh(p, nt, q);
+	for (int directed_family = 0; directed_family < 2; directed_family++) {
+		int nf = 0;
+		for (int k = 0; k < nt; k++)
+			if ((metric_rule(out->rows[tested[k]].metric)->better != 0) == directed_family) {
+				fp[nf] = p[k];
+				fi[nf++] = k;
+			}
+		stats_bh(fp, nf, fq);
+		for (int k = 0; k < nf; k++)
+			q[fi[k]] = fq[k];
+	}
+	free(fp);
+	free(fq);
+	free(fi);
 	for (int k = 0; k < nt; k++) {
 		struct verdict_row *r = &out->rows[tested[k]];
 		const struct metric_rule *rule = metric_rule(r->metric);
