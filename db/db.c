@@ -428,10 +428,10 @@ int db_merge(struct db *db, const char *other, int *added, char *err, size_t err
 		"INSERT INTO run_map (old_id, uuid) SELECT id, uuid FROM other.runs "
 		"WHERE uuid IS NOT NULL AND uuid NOT IN (SELECT uuid FROM main.runs WHERE uuid IS NOT NULL)",
 		"INSERT INTO main.runs (revision, host, kernel_release, kernel_config_hash, target, variant, config_name, "
-		"config_text, started_at, ended_at, status, pid, pid_start, note, uuid, fingerprint, tag) "
+		"config_text, started_at, ended_at, status, pid, pid_start, note, uuid, fingerprint, tag, verdict) "
 		"SELECT revision, host, kernel_release, kernel_config_hash, target, variant, config_name, config_text, "
 		"started_at, ended_at, CASE status WHEN 'running' THEN 'aborted' ELSE status END, NULL, NULL, note, uuid, "
-		"fingerprint, tag FROM other.runs WHERE id IN (SELECT old_id FROM run_map) ORDER BY id",
+		"fingerprint, tag, verdict FROM other.runs WHERE id IN (SELECT old_id FROM run_map) ORDER BY id",
 		"UPDATE run_map SET new_id = (SELECT id FROM main.runs WHERE uuid = run_map.uuid)",
 		"INSERT INTO main.points (run_id, seq, workload, users, repetition, params, status, error, started_at, "
 		"ended_at) SELECT m.new_id, p.seq, p.workload, p.users, p.repetition, p.params, p.status, p.error, "
@@ -482,6 +482,7 @@ int db_prune(struct db *db, double keep_days, long keep_last, int *deleted, char
 		"AND id NOT IN (SELECT id FROM runs ORDER BY id DESC LIMIT ?2) "
 		"AND uuid NOT IN (SELECT run_uuid FROM baselines) "
 		"AND id NOT IN (SELECT (SELECT max(b.id) FROM runs b WHERE b.tag = 'nightly' AND b.status = 'done' "
+		"  AND coalesce(b.verdict, 'clean') = 'clean' "
 		"  AND b.config_name = k.config_name AND b.fingerprint IS k.fingerprint AND b.id < k.id) "
 		"  FROM runs k WHERE k.tag = 'nightly' AND k.id NOT IN (SELECT id FROM runs WHERE status != 'running' "
 		"  AND started_at < strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?1) "

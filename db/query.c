@@ -142,7 +142,8 @@ int db_baseline_find(struct db *db, const char *suite, const char *fingerprint, 
 	if (*pinned)
 		return 1;
 	if (prep(db,
-		 "SELECT max(id) FROM runs WHERE tag = 'nightly' AND status = 'done' AND config_name = ?1 "
+		 "SELECT max(id) FROM runs WHERE tag = 'nightly' AND status = 'done' AND coalesce(verdict, 'clean') = 'clean' "
+		 "AND config_name = ?1 "
 		 "AND fingerprint = ?2 AND (?3 IS NULL OR variant = ?3) AND id < ?4",
 		 &st) < 0)
 		return -1;
@@ -170,6 +171,17 @@ int db_baseline_set(struct db *db, const char *suite, const char *fingerprint, i
 	sqlite3_bind_int64(st, 3, run);
 	int rc = sqlite3_step(st);
 	return finish(st, rc) < 0 || sqlite3_changes(db->h) != 1 ? -1 : 0;
+}
+
+int db_run_set_verdict(struct db *db, int64_t run, const char *verdict)
+{
+	sqlite3_stmt *st;
+	if (prep(db, "UPDATE runs SET verdict = ?1 WHERE id = ?2", &st) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, verdict, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, run);
+	int rc = sqlite3_step(st);
+	return finish(st, rc);
 }
 
 int db_baseline_clear(struct db *db, const char *suite, const char *fingerprint)

@@ -83,12 +83,15 @@ int db_metric_by_users_all(struct db *db, int64_t run, const char *metric, db_us
 
 /* Baselines of the nightly, per suite (a run's config_name) and machine
  * fingerprint. find: the pinned one (baseline set) if any, else the
- * newest nightly run of the suite on the machine that ended done, before
+ * newest nightly run of the suite on the machine that ended done and was
+ * not judged a regression (db_run_set_verdict), before
  * run `before`, and of the variant given (a kernel label; NULL: any);
  * 1 with *id and *pinned set, 0 when there is none. */
 int db_baseline_find(struct db *db, const char *suite, const char *fingerprint, const char *variant, int64_t before,
 		     int64_t *id, int *pinned);
 int db_baseline_set(struct db *db, const char *suite, const char *fingerprint, int64_t run);
+/* What the nightly said of a run: "clean" or "regressed". */
+int db_run_set_verdict(struct db *db, int64_t run, const char *verdict);
 /* 1 when one was cleared, 0 when there was none. */
 int db_baseline_clear(struct db *db, const char *suite, const char *fingerprint);
 

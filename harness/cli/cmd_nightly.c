@@ -2,8 +2,9 @@
  * and its engine part when it has one (walkcost of `variant` at
  * engine_children), each recorded as a nightly run, each compared with
  * its baseline: the pinned one (baseline set), else the last nightly of
- * the same suite and variant on a machine of the same fingerprint that
- * ended done. With no baseline yet it records and says so.
+ * the same suite on a machine of the same fingerprint that ended done and
+ * did not regress (the same kernel for vm). With no baseline yet it
+ * records and says so.
  * Exit status: 0 no regression, 1 a regression (a failed run where the
  * baseline's was done counts as one), 2 usage, config or infrastructure. */
 #include "cmd_engine.h"
@@ -200,6 +201,8 @@ int cmd_nightly(int argc, char **argv, const char *db_path)
 	for (int i = 0; i < nparts; i++) {
 		memset(&cmp[judged], 0, sizeof(cmp[judged]));
 		int r = judge(&db, &parts[i], i == 0 ? baseline : NULL, &sa[judged], &sb[judged], &cmp[judged]);
+		if (r != 2) /* a regressed night is never a later night's baseline */
+			db_run_set_verdict(&db, parts[i].run, r == 1 ? "regressed" : "clean");
 		if (r < 0) /* no baseline yet: recorded, said */
 			continue;
 		if (r == 2) {

@@ -41,6 +41,14 @@ names = [c.get("name") for s in root.findall("testsuite") for c in s.findall("te
 assert "rmap_vmas_per_walk" in names, names
 PY
 grep -q '| regression | walkcost | 20 | rmap_vmas_per_walk |' "$tmp/ab.md" || fail "the Markdown summary"
+# The regressed night is not the next night's baseline: back on avc, the
+# night is judged against the last clean one, and finds nothing.
+avc_night=$(sql "$db" "SELECT max(id) FROM runs WHERE config_name = 'tiny-walkcost' AND verdict = 'clean'")
+night
+rc=$?
+[[ $rc == 0 ]] || fail "the night after a regression exited $rc"
+grep -q "tiny-walkcost run $avc_night (last nightly)" "$tmp/out" || fail "judged against the regressed night: $(grep 'A = tiny-walkcost' "$tmp/out")"
+grep -q "^0 regressions, 0 improvements" "$tmp/out" || fail "the night after: $(grep 'regressions,' "$tmp/out")"
 
 "$BIN" --db "$db" baseline set 1 --config "$tmp/tiny.conf" >"$tmp/out" 2>&1 || fail "baseline set: $(cat "$tmp/out")"
 "$BIN" --db "$db" baseline show --config "$tmp/tiny.conf" | grep -q "run 1 (pinned)" || fail "baseline show"
