@@ -10,13 +10,18 @@
 #include <time.h>
 #include <unistd.h>
 
+static void say(const char *level, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "rmapbench: %s: ", level);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void rb_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("rmapbench: error: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	say("error", fmt, ap);
 	va_end(ap);
 }
 
@@ -24,9 +29,7 @@ void rb_warn(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("rmapbench: warning: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	say("warning", fmt, ap);
 	va_end(ap);
 }
 

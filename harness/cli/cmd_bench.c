@@ -207,10 +207,8 @@ int cmd_bench(int argc, char **argv, const char *db_path)
 		return 1;
 	}
 	struct db db;
-	if (db_open(db_path, &db, err, sizeof(err)) < 0) {
-		rb_error("%s", err);
+	if (db_open_said(db_path, &db) < 0)
 		return 1;
-	}
 	char text[512];
 	snprintf(text, sizeof(text), "bench filter=%s repetitions=%s min_time=%s", filter, reps, min_time);
 	struct run_here here;

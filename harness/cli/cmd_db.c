@@ -4,20 +4,12 @@
 #include "commands.h"
 #include "db.h"
 #include "flags.h"
+#include "record.h"
 #include "util.h"
 
 #include <stdio.h>
 #include <limits.h>
 #include <string.h>
-
-static int open_or_say(const char *db_path, struct db *db)
-{
-	char err[1200];
-	if (db_open(db_path, db, err, sizeof(err)) == 0)
-		return 0;
-	rb_error("%s", err);
-	return -1;
-}
 
 /* `db prune --keep-days D --keep-last N` */
 static int prune(int argc, char **argv, const char *db_path)
@@ -38,7 +30,7 @@ static int prune(int argc, char **argv, const char *db_path)
 	}
 	struct db db;
 	char err[1200];
-	if (open_or_say(db_path, &db) < 0)
+	if (db_open_said(db_path, &db) < 0)
 		return 2;
 	int deleted;
 	int rc = db_prune(&db, (double)days, (long)last, &deleted, err, sizeof(err));
@@ -63,7 +55,7 @@ int cmd_db(int argc, char **argv, const char *db_path)
 	}
 	struct db db;
 	char err[1200];
-	if (open_or_say(db_path, &db) < 0)
+	if (db_open_said(db_path, &db) < 0)
 		return 2;
 	int rc = 0;
 	for (int i = 1; i < argc; i++) {

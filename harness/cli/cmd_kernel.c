@@ -215,11 +215,8 @@ int cmd_compare_kernels(int argc, char **argv, const char *db_path)
 			return rcs[i] ? rcs[i] : 1;
 	}
 	struct db db;
-	char err[600];
-	if (db_open(db_path, &db, err, sizeof(err)) < 0) {
-		rb_error("%s", err);
+	if (db_open_said(db_path, &db) < 0)
 		return 1;
-	}
 	const char *labels[2] = { a.pos[0], a.pos[1] };
 	for (int i = 0; i < 2; i++)
 		if (strchr(labels[i], '/'))

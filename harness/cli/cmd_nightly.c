@@ -191,10 +191,8 @@ int cmd_nightly(int argc, char **argv, const char *db_path)
 	config_free(&cfg);
 
 	struct db db;
-	if (db_open(db_path, &db, err, sizeof(err)) < 0) {
-		rb_error("%s", err);
+	if (db_open_said(db_path, &db) < 0)
 		return 2;
-	}
 	struct side sa[2], sb[2];
 	struct comparison cmp[2];
 	int judged = 0;
@@ -267,10 +265,8 @@ int cmd_baseline(int argc, char **argv, const char *db_path)
 	config_free(&cfg);
 	machine_fingerprint(fp, sizeof(fp));
 	struct db db;
-	if (db_open(db_path, &db, err, sizeof(err)) < 0) {
-		rb_error("%s", err);
+	if (db_open_said(db_path, &db) < 0)
 		return 2;
-	}
 	int rc = 0;
 	if (!strcmp(pos[0], "set")) {
 		int64_t id;

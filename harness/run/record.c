@@ -74,6 +74,15 @@ void run_here_init(struct run_here *h, const char *target, const char *variant, 
 				  .config_text = config_text, .fingerprint = h->fingerprint };
 }
 
+int db_open_said(const char *db_path, struct db *db)
+{
+	char err[1200];
+	if (db_open(db_path, db, err, sizeof(err)) == 0)
+		return 0;
+	rb_error("%s", err);
+	return -1;
+}
+
 int run_record(const char *db_path, const struct run_meta *m, const struct recorded_point *p, int n, const char *note,
 	       int64_t *run)
 {

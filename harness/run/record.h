@@ -40,6 +40,9 @@ struct recorded_point {
 	const struct sample_set *ss;
 };
 
+/* db_open with the error said on stderr: -1 when it could not be opened. */
+int db_open_said(const char *db_path, struct db *db);
+
 /* One run of n done points, status 'done' (note may be NULL); its id into
  * *run. -1 with a one-line error printed. */
 int run_record(const char *db_path, const struct run_meta *m, const struct recorded_point *p, int n, const char *note,

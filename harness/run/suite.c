@@ -144,10 +144,8 @@ int run_suite(struct config *cfg, const char *db_path, struct suite_result *res)
 		return 1;
 	}
 	struct db db;
-	if (db_open(db_path, &db, err, sizeof(err)) < 0) {
-		rb_error("%s", err);
+	if (db_open_said(db_path, &db) < 0)
 		return 1;
-	}
 	rb_signals_install();
 	if (run_lock_take(db_path, err, sizeof(err)) < 0) {
 		rb_error("%s", err);
