@@ -99,26 +99,25 @@ static int migrate(struct db *db, int upto, char *err, size_t errlen)
 	}
 }
 
-static int pragma_int(struct db *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	int v = -1;
-	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
 /* Ours, new, or someone else's: a database of another program (its own
  * application_id, or tables but no schema version of ours) is refused
  * before anything is written to it, WAL included. */
 static int check_ours(struct db *db, char *err, size_t errlen)
 {
-	int app = pragma_int(db, "PRAGMA application_id");
-	int version = db_version(db);
-	int tables = pragma_int(db, "SELECT count(*) FROM sqlite_master");
+	/* one statement, one snapshot: read apart, a creator committing in
+	 * between makes a half-made database of ours look like another's */
+	sqlite3_stmt *st;
+	int app = -1, version = -1, tables = -1;
+	if (sqlite3_prepare_v2(db->h,
+			       "SELECT (SELECT application_id FROM pragma_application_id), "
+			       "(SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_master)",
+			       -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		app = sqlite3_column_int(st, 0);
+		version = sqlite3_column_int(st, 1);
+		tables = sqlite3_column_int(st, 2);
+	}
+	sqlite3_finalize(st);
 	if (app < 0 || version < 0 || tables < 0)
 		return fail(db, err, errlen, "reading its header");
 	if ((app && app != DB_APPLICATION_ID) || (!app && !version && tables)) {
