@@ -12,9 +12,18 @@ seed = $marker
 CONF
 "$BIN" --db "$db" run "$tmp/k.conf" >/dev/null 2>&1 &
 h=$!
-# wait for the second point (300 users), then kill the harness outright
-for _ in $(seq 1 200); do [[ $(leftovers) -ge 250 ]] && break; sleep 0.1; done
-[[ $(leftovers) -ge 250 ]] || fail "the 300-user point never started"
+# Wait for the first point to be recorded and the second (300 users) to be
+# under way, then kill the harness outright. The deadlines are generous: a
+# slow or loaded CI machine takes longer, and nothing here is a timing test.
+for _ in $(seq 1 1200); do
+	[[ $(sql "$db" "select count(*) from points where status = 'done'" 2>/dev/null) == 1 ]] && break
+	kill -0 $h 2>/dev/null || fail "the harness ended before its second point"
+	sleep 0.1
+done
+[[ $(sql "$db" "select count(*) from points where status = 'done'" 2>/dev/null) == 1 ]] ||
+	fail "the 3-user point was not recorded within 120 s"
+for _ in $(seq 1 600); do [[ $(leftovers) -ge 250 ]] && break; sleep 0.1; done
+[[ $(leftovers) -ge 250 ]] || fail "the 300-user point never started ($(leftovers) processes after 60 s)"
 kill -KILL $h
 wait $h 2>/dev/null
 wait_gone 15 || fail "$(leftovers) workload processes outlived the harness"
