@@ -22,6 +22,9 @@ HARDLD  := -pie -Wl,-z,relro,-z,now
 # libFuzzer, ASan and UBSan.
 FUZZFLAGS := -g -O1 -Wno-unknown-warning-option -fsanitize=fuzzer-no-link,address,undefined
 B       := build
+# The layer rules below come first in the file: without this, a bare
+# `make` would build the first of them, one fuzz library, and stop.
+.DEFAULT_GOAL := all
 GEN     := $(B)/gen
 
 # folder: the folders it may include from (besides itself)
@@ -38,7 +41,7 @@ LAYER_INC_harness/run     := workloads engine kernels collect db lib $(GEN)
 LAYER_INC_harness/compare := db lib
 LAYER_INC_harness/report  := harness/compare db lib
 LAYER_INC_harness/cli     := harness/report harness/compare harness/run workloads engine kernels collect db lib $(GEN)
-LAYER_INC_bench           := engine lib
+LAYER_INC_bench           := engine lib $(GEN)
 
 LIBS    := -lsqlite3 -lpfm -lgsl -lgslcblas -lz -lm -pthread
 
