@@ -1,6 +1,9 @@
 /* anon_vma and anon_vma_chain objects, as every design allocates and
- * frees them: freed anon_vmas stay in quarantine (see below). */
+ * frees them: freed anon_vmas stay in quarantine (see below) unless the
+ * engine says otherwise. */
 #include "engine.h"
+
+#include <stdlib.h>
 
 struct anon_vma *anon_vma_alloc_common(struct engine *e)
 {
@@ -40,7 +43,13 @@ void anon_vma_free_common(struct engine *e, struct anon_vma *av)
 	e->locks.contentions += l.contentions;
 	e->locks.wait_ns += l.wait_ns;
 	e->locks.hold_ns += l.hold_ns;
+	if (e->no_quarantine)
+		list_del(&av->all);
 	pthread_mutex_unlock(&e->stats_lock);
+	if (e->no_quarantine) {
+		pthread_rwlock_destroy(&av->lock.rw);
+		free(av);
+	}
 }
 
 struct anon_vma_chain *anon_vma_chain_alloc(struct engine *e)

@@ -180,6 +180,12 @@ struct engine {
 	size_t bytes[NR_CACHES];
 	uint64_t fail_alloc_at;   /* > 0: the nth allocation from now fails */
 	bool check_each_op;       /* run the invariant checker after each op */
+	/* Free anon_vmas at once, not into quarantine: for long single-
+	 * threaded runs (benchmarks), where a million forks would otherwise
+	 * keep a million anon_vmas and time the heap's growth. Walkers on
+	 * other threads, and the checker's freed-anon_vma reports, need the
+	 * quarantine. */
+	bool no_quarantine;
 	struct walk_stats ws;
 	struct fault *faults;
 	size_t nfaults, cap_faults, faults_dropped;
