@@ -71,6 +71,8 @@ int bench_main(int argc, char **argv);
 bool bench_keep_running(struct bench_state *st);
 long bench_range(struct bench_state *st, int index);
 int64_t bench_iterations(struct bench_state *st);
+/* The iterations this call of the function will run (known on entry). */
+int64_t bench_max_iterations(struct bench_state *st);
 void bench_pause_timing(struct bench_state *st);
 void bench_resume_timing(struct bench_state *st);
 void bench_set_iteration_time(struct bench_state *st, double seconds);

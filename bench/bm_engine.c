@@ -4,7 +4,18 @@
  *   anon_vma_fork, exit_unlink_anon_vmas   fork and exit of a process at
  *       fork depth N (its vma's chain has N+1 entries in the chain designs)
  *   *_sibling   the same for one more child of a parent with N children
- * Operations too short for PauseTiming are timed by hand (manual time). */
+ * Operations too short for PauseTiming are timed by hand (manual time).
+ *
+ * Google Benchmark calls a benchmark's function again for every run it
+ * makes: the runs that size the iteration count (1, 10, 100, ...
+ * iterations), then each repetition (the same count each time). Building a
+ * family of 10,000 children takes far longer than the walks timed on it,
+ * so the sizing runs share one family. Each repetition gets a new one: the
+ * heap's layout of a family (how its chains lie in memory) moves a walk's
+ * time by tens of percent, and repetitions that shared one layout would
+ * agree with each other but not with the next run's, which a test over
+ * repetitions would take for a change. Every timed operation leaves the
+ * family as it found it (a walk; an unmap faulted back in; a fork exited). */
 #include "bench.h"
 #include "engine.h"
 
@@ -21,118 +32,144 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* A parent with one faulted page and n children that each COW it. */
-static struct mm_struct *family(struct engine *e, const struct rmap_ops *ops, long n, struct mm_struct **last)
+enum shape { FAMILY, CHAIN };
+
+static struct fixture {
+	bool built;
+	enum shape shape;
+	const struct rmap_ops *ops;
+	long n;
+	struct engine e;
+	/* FAMILY: the parent and its last child; CHAIN: the depth-n process */
+	struct mm_struct *parent, *last;
+} fx;
+
+static void fixture_drop(void)
 {
-	engine_init(e, ops);
-	struct mm_struct *parent = mm_alloc(e);
-	do_mmap(e, parent, ADDR, 1, VM_READ | VM_WRITE);
-	handle_mm_fault(e, parent, ADDR, true);
-	*last = parent;
-	for (long k = 0; k < n; k++) {
-		*last = dup_mm(e, parent);
-		handle_mm_fault(e, *last, ADDR, true);
-	}
-	return parent;
+	if (fx.built)
+		engine_destroy(&fx.e);
+	fx.built = false;
 }
 
-/* A chain of n nested forks, each writing its page: the depth-n process. */
-static struct mm_struct *chain(struct engine *e, const struct rmap_ops *ops, long n)
+/* FAMILY: a parent with one faulted page and n children that each COW it.
+ * CHAIN: n nested forks, each writing its page. */
+static struct fixture *fixture(struct bench_state *st, enum shape shape, const struct rmap_ops *ops, long n)
 {
+	/* a call with the count of the call before is a repetition */
+	static int64_t last_count;
+	int64_t count = bench_max_iterations(st);
+	bool repetition = count == last_count;
+	last_count = count;
+	if (fx.built && fx.shape == shape && fx.ops == ops && fx.n == n && !repetition)
+		return &fx;
+	static bool registered;
+	if (!registered)
+		registered = atexit(fixture_drop) == 0;
+	fixture_drop();
+	fx = (struct fixture){ .built = true, .shape = shape, .ops = ops, .n = n };
+	struct engine *e = &fx.e;
 	engine_init(e, ops);
+	e->no_quarantine = true; /* a million forks, one thread, no checker */
 	struct mm_struct *p = mm_alloc(e);
 	do_mmap(e, p, ADDR, 1, VM_READ | VM_WRITE);
 	handle_mm_fault(e, p, ADDR, true);
+	fx.parent = fx.last = p;
 	for (long k = 0; k < n; k++) {
-		p = dup_mm(e, p);
-		handle_mm_fault(e, p, ADDR, true);
+		fx.last = dup_mm(e, shape == FAMILY ? fx.parent : fx.last);
+		handle_mm_fault(e, fx.last, ADDR, true);
 	}
-	return p;
+	return &fx;
+}
+
+/* VMAs per walk over this call's walks: the fixture outlives the call. */
+static struct walk_stats walks_so_far(const struct fixture *f)
+{
+	return f->e.ws;
+}
+
+static void vmas_per_walk(struct bench_state *st, const struct fixture *f, struct walk_stats before)
+{
+	uint64_t walks = f->e.ws.walks - before.walks;
+	if (walks)
+		bench_counter(st, "vmas_per_walk", (double)(f->e.ws.vmas_visited - before.vmas_visited) / (double)walks,
+			      BENCH_COUNTER_PLAIN);
 }
 
 static void bm_page_referenced(struct bench_state *st, void *arg)
 {
-	struct engine e;
-	struct mm_struct *last;
-	family(&e, arg, bench_range(st, 0), &last);
-	struct page *page = pte_lookup(last, ADDR)->page;
+	struct fixture *f = fixture(st, FAMILY, arg, bench_range(st, 0));
+	struct walk_stats before = walks_so_far(f);
+	struct page *page = pte_lookup(f->last, ADDR)->page;
 	while (bench_keep_running(st))
-		page_referenced(&e, page);
-	bench_counter(st, "vmas_per_walk", (double)e.ws.vmas_visited / (double)e.ws.walks, BENCH_COUNTER_PLAIN);
-	engine_destroy(&e);
+		page_referenced(&f->e, page);
+	vmas_per_walk(st, f, before);
 }
 
 static void bm_try_to_unmap(struct bench_state *st, void *arg)
 {
-	struct engine e;
-	struct mm_struct *last;
-	family(&e, arg, bench_range(st, 0), &last);
+	struct fixture *f = fixture(st, FAMILY, arg, bench_range(st, 0));
+	/* Once out and back in, the page is where every later timed walk
+	 * finds it (a design may file a swapped-in page elsewhere: avc under
+	 * the oldest anon_vma): the counts must not depend on how many
+	 * iterations the library chose. */
+	try_to_unmap(&f->e, pte_lookup(f->last, ADDR)->page);
+	handle_mm_fault(&f->e, f->last, ADDR, false);
+	struct walk_stats before = walks_so_far(f);
 	while (bench_keep_running(st)) {
-		struct page *page = pte_lookup(last, ADDR)->page;
+		struct page *page = pte_lookup(f->last, ADDR)->page;
 		double t0 = now();
-		try_to_unmap(&e, page);
+		try_to_unmap(&f->e, page);
 		bench_set_iteration_time(st, now() - t0);
-		handle_mm_fault(&e, last, ADDR, false); /* swap it back in, untimed */
+		handle_mm_fault(&f->e, f->last, ADDR, false); /* swap it back in, untimed */
 	}
-	bench_counter(st, "vmas_per_walk", (double)e.ws.vmas_visited / (double)e.ws.walks, BENCH_COUNTER_PLAIN);
-	engine_destroy(&e);
+	vmas_per_walk(st, f, before);
 }
 
 static void bm_anon_vma_fork(struct bench_state *st, void *arg)
 {
-	struct engine e;
-	struct mm_struct *p = chain(&e, arg, bench_range(st, 0));
+	struct fixture *f = fixture(st, CHAIN, arg, bench_range(st, 0));
 	while (bench_keep_running(st)) {
 		double t0 = now();
-		struct mm_struct *c = dup_mm(&e, p);
+		struct mm_struct *c = dup_mm(&f->e, f->last);
 		bench_set_iteration_time(st, now() - t0);
-		exit_mmap(&e, c);
+		exit_mmap(&f->e, c);
 	}
-	bench_counter(st, "chains", (double)e.live[C_AVC], BENCH_COUNTER_PLAIN);
-	engine_destroy(&e);
+	bench_counter(st, "chains", (double)f->e.live[C_AVC], BENCH_COUNTER_PLAIN);
 }
 
 /* fork and exit of one more child of a parent that has n already */
 static void bm_fork_sibling(struct bench_state *st, void *arg)
 {
-	struct engine e;
-	struct mm_struct *last;
-	struct mm_struct *parent = family(&e, arg, bench_range(st, 0), &last);
+	struct fixture *f = fixture(st, FAMILY, arg, bench_range(st, 0));
 	while (bench_keep_running(st)) {
 		double t0 = now();
-		struct mm_struct *c = dup_mm(&e, parent);
+		struct mm_struct *c = dup_mm(&f->e, f->parent);
 		bench_set_iteration_time(st, now() - t0);
-		exit_mmap(&e, c);
+		exit_mmap(&f->e, c);
 	}
-	engine_destroy(&e);
 }
 
 static void bm_exit_sibling(struct bench_state *st, void *arg)
 {
-	struct engine e;
-	struct mm_struct *last;
-	struct mm_struct *parent = family(&e, arg, bench_range(st, 0), &last);
+	struct fixture *f = fixture(st, FAMILY, arg, bench_range(st, 0));
 	while (bench_keep_running(st)) {
-		struct mm_struct *c = dup_mm(&e, parent);
-		handle_mm_fault(&e, c, ADDR, true); /* its own COWed page, as the others have */
+		struct mm_struct *c = dup_mm(&f->e, f->parent);
+		handle_mm_fault(&f->e, c, ADDR, true); /* its own COWed page, as the others have */
 		double t0 = now();
-		exit_mmap(&e, c);
+		exit_mmap(&f->e, c);
 		bench_set_iteration_time(st, now() - t0);
 	}
-	engine_destroy(&e);
 }
 
 static void bm_exit_unlink(struct bench_state *st, void *arg)
 {
-	struct engine e;
-	struct mm_struct *p = chain(&e, arg, bench_range(st, 0));
+	struct fixture *f = fixture(st, CHAIN, arg, bench_range(st, 0));
 	while (bench_keep_running(st)) {
-		struct mm_struct *c = dup_mm(&e, p);
+		struct mm_struct *c = dup_mm(&f->e, f->last);
 		double t0 = now();
-		exit_mmap(&e, c); /* zap, unlink_anon_vmas, free */
+		exit_mmap(&f->e, c); /* zap, unlink_anon_vmas, free */
 		bench_set_iteration_time(st, now() - t0);
 	}
-	engine_destroy(&e);
 }
 
 void register_engine_benchmarks(void);

@@ -1,6 +1,7 @@
 /* rmapbench-bench: every microbenchmark; the usual --benchmark_* flags.
  * ./run.sh bench runs it and stores its aggregates in the database. */
 #include "bench.h"
+#include "rev.h"
 
 #include <limits.h>
 #include <link.h>
@@ -8,10 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-
-#ifndef RMAPBENCH_REV
-#define RMAPBENCH_REV "unknown"
-#endif
 
 void register_engine_benchmarks(void);
 void register_host_benchmarks(void);

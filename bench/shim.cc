@@ -79,6 +79,7 @@ extern "C" int bench_main(int argc, char **argv)
 extern "C" bool bench_keep_running(struct bench_state *st) { return st->s->KeepRunning(); }
 extern "C" long bench_range(struct bench_state *st, int i) { return (long)st->s->range((size_t)i); }
 extern "C" int64_t bench_iterations(struct bench_state *st) { return (int64_t)st->s->iterations(); }
+extern "C" int64_t bench_max_iterations(struct bench_state *st) { return (int64_t)st->s->max_iterations; }
 extern "C" void bench_pause_timing(struct bench_state *st) { st->s->PauseTiming(); }
 extern "C" void bench_resume_timing(struct bench_state *st) { st->s->ResumeTiming(); }
 extern "C" void bench_set_iteration_time(struct bench_state *st, double s) { st->s->SetIterationTime(s); }
