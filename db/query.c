@@ -438,15 +438,17 @@ static bool gbench_standard(const char *k)
 	return false;
 }
 
-int db_gbench_aggregates_each(struct db *db, const char *json, size_t len,
-			      int (*fn)(void *, const struct gbench_row *), void *arg)
+int db_gbench_rows_each(struct db *db, const char *json, size_t len, int (*fn)(void *, const struct gbench_row *),
+			void *arg)
 {
 	sqlite3_stmt *rows, *keys;
 	if (prep(db,
 		 "SELECT value, json_extract(value, '$.run_name'), json_extract(value, '$.aggregate_name'), "
 		 "json_extract(value, '$.aggregate_unit'), json_extract(value, '$.real_time'), "
-		 "json_extract(value, '$.cpu_time'), json_extract(value, '$.time_unit') "
-		 "FROM json_each(?1, '$.benchmarks') WHERE json_extract(value, '$.run_type') = 'aggregate'",
+		 "json_extract(value, '$.cpu_time'), json_extract(value, '$.time_unit'), "
+		 "json_extract(value, '$.run_type') = 'aggregate', json_extract(value, '$.repetition_index'), "
+		 "json_extract(value, '$.error_occurred'), json_extract(value, '$.error_message') "
+		 "FROM json_each(?1, '$.benchmarks') WHERE json_extract(value, '$.run_type') IN ('aggregate', 'iteration')",
 		 &rows) < 0)
 		return -1;
 	if (prep(db, "SELECT key, value FROM json_each(?1) WHERE type IN ('integer', 'real')", &keys) < 0) {
@@ -463,9 +465,15 @@ int db_gbench_aggregates_each(struct db *db, const char *json, size_t len,
 			.real_time = sqlite3_column_double(rows, 4),
 			.cpu_time = sqlite3_column_double(rows, 5),
 			.time_unit = txt(rows, 6),
+			.aggregate = sqlite3_column_int(rows, 7) != 0,
+			.repetition = sqlite3_column_int(rows, 8),
+			.error = sqlite3_column_int(rows, 9) != 0,
+			.error_message = txt(rows, 10),
 		};
-		if (!r.run_name || !r.aggregate_name || !r.time_unit)
+		if (r.aggregate && !r.aggregate_name)
 			continue; /* not what Google Benchmark writes */
+		if (!r.run_name || (!r.time_unit && !r.error) || r.repetition < 0 || r.repetition > 100000)
+			continue;
 		sqlite3_bind_text(keys, 1, txt(rows, 0), -1, SQLITE_TRANSIENT);
 		while ((krc = sqlite3_step(keys)) == SQLITE_ROW && r.ncounters < GBENCH_MAX_COUNTERS) {
 			const char *k = txt(keys, 0);

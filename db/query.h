@@ -7,6 +7,7 @@
 #define RMAPBENCH_QUERY_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "db.h"
@@ -117,6 +118,10 @@ struct gbench_counter {
 #define GBENCH_MAX_COUNTERS 64
 struct gbench_row {
 	const char *run_name, *aggregate_name, *aggregate_unit, *time_unit;
+	bool aggregate;      /* else one repetition's own figures */
+	int repetition;      /* repetition_index, from 0 */
+	bool error;          /* the benchmark skipped with an error */
+	const char *error_message;
 	double real_time, cpu_time;
 	int ncounters; /* the user counters: numeric fields that are not the library's own */
 	struct gbench_counter counters[GBENCH_MAX_COUNTERS];
@@ -125,8 +130,9 @@ struct gbench_row {
  * Google Benchmark JSON. */
 int db_gbench_context(struct db *db, const char *json, size_t len, char *version, size_t vlen, char *build,
 		      size_t blen);
-/* Every aggregate row, in file order. */
-int db_gbench_aggregates_each(struct db *db, const char *json, size_t len,
-			      int (*fn)(void *, const struct gbench_row *), void *arg);
+/* Every row, repetitions and aggregates, in file order; a row without
+ * the fields Google Benchmark writes is skipped. */
+int db_gbench_rows_each(struct db *db, const char *json, size_t len, int (*fn)(void *, const struct gbench_row *),
+			void *arg);
 
 #endif

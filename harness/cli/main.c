@@ -24,7 +24,7 @@ static void usage(FILE *f)
 	      "  report RUN                   remake a run's figures and HTML report\n"
 	      "  workloads                    list the workload generators\n"
 	      "  engine walkcost|scenario|replay|fuzz ...  the userspace rmap engine (engine --help)\n"
-	      "  bench [FILTER] [--repetitions R] [--min-time S]  microbenchmarks into the database\n"
+	      "  bench [FILTER | --variant V] [--repetitions R] [--min-time S]  microbenchmarks into the database\n"
 	      "  kernel list|fetch|build|run ...  kernels for the vm target (kernel --help)\n"
 	      "  compare-kernels A B [--config FILE]  the same sweep on two kernels, and the differences\n"
 	      "  compare A B [--junit F] [--markdown F]  verdicts between runs (ID, last, last~N, DB:ID; A1,A2 for sets)\n"

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Regressions first, then improvements, changes, one-sided rows, untested
  * ones and the rest: what a reader must see comes first. */
@@ -21,8 +22,14 @@ static void fmt_value(char *buf, size_t len, double v, int n)
 void verdicts_print(const struct comparison *c, const struct side *a, const struct side *b)
 {
 	printf("A = %s, B = %s; change is B against A\n\n", a->label, b->label);
-	printf("%-12s %-10s %6s %-30s %12s %12s %8s  %s\n", "verdict", "workload", "users", "metric", "A", "B", "change",
-	       "why");
+	/* as wide as the longest workload (a benchmark's name is long), within reason */
+	int w = 10;
+	for (int i = 0; i < c->n; i++) {
+		int l = (int)strlen(c->rows[i].workload);
+		w = l > w ? (l < 56 ? l : 56) : w;
+	}
+	printf("%-12s %-*s %6s %-30s %12s %12s %8s  %s\n", "verdict", w, "workload", "users", "metric", "A", "B",
+	       "change", "why");
 	for (size_t o = 0; o < ARRAY_SIZE(order); o++)
 		for (int i = 0; i < c->n; i++) {
 			const struct verdict_row *r = &c->rows[i];
@@ -33,7 +40,7 @@ void verdicts_print(const struct comparison *c, const struct side *a, const stru
 			fmt_value(vb, sizeof(vb), r->median_b, r->nb);
 			if (r->na && r->nb && r->median_a != 0)
 				snprintf(ch, sizeof(ch), "%+.1f%%", 100 * r->change);
-			printf("%-12s %-10.10s %6ld %-30.30s %12s %12s %8s  %s\n", verdict_name(r->kind), r->workload,
+			printf("%-12s %-*.*s %6ld %-30.30s %12s %12s %8s  %s\n", verdict_name(r->kind), w, w, r->workload,
 			       r->users, r->metric, va, vb, ch, r->note);
 		}
 	printf("\n%d regressions, %d improvements, %d changed, %d same, %d too few to test, %d only in A, %d only in B\n",

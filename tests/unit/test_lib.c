@@ -106,6 +106,19 @@ static void test_escape(void)
 	char *j = written(json_write_string, "a\"b\\c\n\x01\x7f");
 	CHECK(!strcmp(j, "\"a\\\"b\\\\c\\u000a\\u0001\\u007f\""), "json: quotes, backslashes and control bytes: %s", j);
 	free(j);
+	size_t nl;
+	const char *gb = "{\"a\": NaN, \"b\": [Infinity,-Infinity], \"NaN\": \"x NaN \\\" NaN\", \"c\": NaNa}";
+	char *clean = json_nonfinite_to_null(gb, strlen(gb), &nl);
+	CHECK(clean && !strcmp(clean, "{\"a\": null, \"b\": [null,null], \"NaN\": \"x NaN \\\" NaN\", \"c\": nulla}") &&
+		      nl == strlen(clean),
+	      "json: NaN and the Infinities outside strings become null: %s", clean);
+	free(clean);
+	clean = json_nonfinite_to_null("NaN,NaN", 7, &nl);
+	CHECK(clean && nl == 9 && !strcmp(clean, "null,null"), "json: room for every NaN: %s", clean);
+	free(clean);
+	clean = json_nonfinite_to_null("\"\\", 2, &nl);
+	CHECK(clean && nl == 2, "json: a string cut off after a backslash is copied, not overrun");
+	free(clean);
 	j = written(json_write_string, NULL);
 	CHECK(!strcmp(j, "null"), "json: NULL is null");
 	free(j);

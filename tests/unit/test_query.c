@@ -94,20 +94,28 @@ int main(void)
 			   " \"benchmarks\": [{\"run_name\": \"engine/x/legacy/children:10\", \"run_type\": "
 			   "\"aggregate\", \"aggregate_name\": \"mean\", \"real_time\": 5, \"cpu_time\": 4, "
 			   "\"time_unit\": \"ns\", \"vmas\": 11, \"iterations\": 3},"
-			   " {\"run_name\": \"i\", \"run_type\": \"iteration\", \"time_unit\": \"ns\"},"
+			   " {\"run_name\": \"i\", \"run_type\": \"iteration\", \"time_unit\": \"ns\", "
+			   "\"repetition_index\": 1},"
+			   " {\"run_name\": \"e\", \"run_type\": \"iteration\", \"error_occurred\": true, "
+			   "\"error_message\": \"setup failed\"},"
+			   " {\"run_name\": \"j\", \"run_type\": \"iteration\", \"time_unit\": \"ns\", "
+			   "\"repetition_index\": -3},"
+			   " {\"run_name\": \"k\", \"run_type\": \"iteration\"},"
 			   " {\"run_type\": \"aggregate\"}]}";
 	char version[64], build[32];
 	CHECK(db_gbench_context(&db, json, strlen(json), version, sizeof(version), build, sizeof(build)) == 0 &&
 		      !strcmp(version, "v1.7.1") && !strcmp(build, "release"),
 	      "the JSON's library version and build type");
 	int rows = 0;
-	CHECK(db_gbench_aggregates_each(&db, json, strlen(json), count_rows, &rows) == 0 && rows == 1,
-	      "aggregates only, and an aggregate without a name is skipped (%d rows)", rows);
+	CHECK(db_gbench_rows_each(&db, json, strlen(json), count_rows, &rows) == 0 && rows == 3,
+	      "an aggregate, a repetition and an error kept; no name, no unit or a negative repetition skipped "
+	      "(%d rows)",
+	      rows);
 	const char *bad = "{\"benchmarks\": [1, 2";
 	CHECK(db_gbench_context(&db, bad, strlen(bad), version, sizeof(version), build, sizeof(build)) < 0,
 	      "malformed JSON is an error, not a crash");
 	rows = 0;
-	CHECK(db_gbench_aggregates_each(&db, bad, strlen(bad), count_rows, &rows) < 0 && rows == 0,
+	CHECK(db_gbench_rows_each(&db, bad, strlen(bad), count_rows, &rows) < 0 && rows == 0,
 	      "malformed JSON yields no rows");
 	db_close(&db);
 	unlink(path);
