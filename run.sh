@@ -11,6 +11,17 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
+# Global options may come before the command (./run.sh --db X nightly):
+# they are kept aside, found the command, and given to every rmapbench
+# this script runs.
+global=()
+while (($#)); do
+	case $1 in
+	--db | --set) (($# >= 2)) || break; global+=("$1" "$2"); shift 2 ;;
+	--db=* | --set=*) global+=("$1"); shift ;;
+	*) break ;;
+	esac
+done
 # Only the main job installs packages; the rest say what is missing.
 case "${1:-}" in
 "") scripts/deps.sh ;;
@@ -19,7 +30,7 @@ kernel | compare-kernels | nightly) scripts/deps.sh --check --kernels || exit 2 
 esac
 make -q all 2>/dev/null || make -s all >&2
 case "${1:-}" in
-"") exec build/rmapbench run configs/quick.conf ;;
+"") exec build/rmapbench ${global[@]+"${global[@]}"} run configs/quick.conf ;;
 nightly)
 	# The nightly suite and its engine part against their baselines (exit
 	# 0 no regression, 1 a regression, 2 an error), then the reference
@@ -27,14 +38,16 @@ nightly)
 	# that cannot run makes an otherwise clean night exit 2.
 	shift
 	rc=0
-	build/rmapbench nightly "$@" || rc=$?
+	build/rmapbench ${global[@]+"${global[@]}"} nightly "$@" || rc=$?
 	# three repetitions, so that compare-kernels can test each difference
-	build/rmapbench compare-kernels stock legacy-anon-vma --set repetitions=3 || { ((rc)) || rc=2; }
+	build/rmapbench ${global[@]+"${global[@]}"} compare-kernels stock legacy-anon-vma --set repetitions=3 ||
+		{ ((rc)) || rc=2; }
 	# like for like: the same source and config, with and without the
 	# patch, through the collapse (16 to 64 users)
-	build/rmapbench compare-kernels minimal legacy-anon-vma --config configs/collapse.conf --set repetitions=2 ||
+	build/rmapbench ${global[@]+"${global[@]}"} compare-kernels minimal legacy-anon-vma \
+		--config configs/collapse.conf --set repetitions=2 ||
 		{ ((rc)) || rc=2; }
 	exit "$rc"
 	;;
-*) exec build/rmapbench "$@" ;;
+*) exec build/rmapbench ${global[@]+"${global[@]}"} "$@" ;;
 esac

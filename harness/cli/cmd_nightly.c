@@ -1,12 +1,14 @@
-/* `rmapbench nightly`: the suite (configs/nightly.conf unless --config),
- * and its engine part when it has one (walkcost of `variant` at
- * engine_children), each recorded as a nightly run, each compared with
- * its baseline: the pinned one (baseline set), else the last nightly of
- * the same suite on a machine of the same fingerprint that ended done and
- * did not regress (the same kernel for vm). With no baseline yet it
- * records and says so.
+/* `rmapbench nightly`: the suite (configs/nightly.conf unless --config)
+ * and the parts it asks for: its vm part (vm_kernels, vm_users), the
+ * engine's walkcost of `variant` (engine_children) and the engine
+ * benchmarks of `variant` (bench_repetitions); each recorded as a nightly
+ * run, each compared with its baseline: the pinned one (baseline set), else
+ * the last nightly of the same suite on a machine of the same fingerprint
+ * that ended done and did not regress (the same kernel for vm). With no
+ * baseline yet it records and says so.
  * Exit status: 0 no regression, 1 a regression (a failed run where the
  * baseline's was done counts as one), 2 usage, config or infrastructure. */
+#include "bench_run.h"
 #include "cmd_engine.h"
 #include "commands.h"
 #include "flags.h"
@@ -22,6 +24,8 @@
 #include <string.h>
 
 #define DEFAULT_NIGHTLY "configs/nightly.conf"
+#define MAX_SETS 64
+#define MAX_PARTS 8 /* the suite, 4 vm kernels, walkcost, benchmarks */
 
 struct part {
 	int64_t run;
@@ -97,9 +101,121 @@ static int judge(struct db *db, struct part *p, const char *explicit, struct sid
 	return c->counts[V_REGRESSION] ? 1 : 0;
 }
 
+/* The vm part on kernel k: the suite's workloads at vm_users in a guest,
+ * as a suite of its own (NAME-vm, judged against the same kernel's). */
+static int vm_part(const struct config *cfg, const char *config, const char *const *sets, int nsets, int k,
+		   const char *db_path, int64_t *run)
+{
+	const char *all[MAX_SETS + 5];
+	int n = 0;
+	for (int i = 0; i < nsets; i++)
+		all[n++] = sets[i];
+	char kernel[96], users[200] = "users=", name[160];
+	snprintf(kernel, sizeof(kernel), "kernel=%s", cfg->vm_kernels[k]);
+	for (int i = 0; i < cfg->n_vm_users; i++)
+		snprintf(users + strlen(users), sizeof(users) - strlen(users), "%s%ld", i ? " " : "", cfg->vm_users[i]);
+	snprintf(name, sizeof(name), "name=%s-vm", cfg->name);
+	char workloads[300] = "workloads=";
+	for (int i = 0; i < cfg->n_vm_workloads; i++)
+		snprintf(workloads + strlen(workloads), sizeof(workloads) - strlen(workloads), "%s%s", i ? " " : "",
+			 cfg->vm_workloads[i]);
+	if (cfg->n_vm_workloads)
+		all[n++] = workloads;
+	all[n++] = "target=vm";
+	all[n++] = kernel;
+	all[n++] = users;
+	all[n++] = name;
+	struct config v;
+	char err[600];
+	if (config_load_set(&v, config, all, n, err, sizeof(err)) < 0) {
+		rb_error("%s", err);
+		config_free(&v);
+		return 2;
+	}
+	snprintf(v.tag, sizeof(v.tag), "nightly");
+	v.dry_run = cfg->dry_run;
+	v.shard_index = cfg->shard_index;
+	v.shard_count = cfg->shard_count;
+	int rc = cmd_run(&v, db_path, run);
+	config_free(&v);
+	return rc;
+}
+
+/* The parts after the suite: its vm part (vm_kernels), the engine's
+ * walkcost (engine_children) and the engine benchmarks (bench_repetitions),
+ * each a run of its own into parts; with cfg->dry_run, their plan. 0, or
+ * the nightly's exit status when one could not run. */
+static int other_parts(const struct config *cfg, const char *config, const char *const *sets, int nsets,
+		       const char *db_path, struct part *parts, int *nparts)
+{
+	if (cfg->n_vm_kernels && !cfg->n_vm_users) {
+		rb_error("%s: vm_kernels needs vm_users (the users of the vm part)", cfg->path);
+		return 2;
+	}
+	bool qemu = rb_have_program("qemu-system-x86_64");
+	for (int k = 0; k < cfg->n_vm_kernels; k++) {
+		if (!qemu) { /* "where the machine can" */
+			printf("nightly: the vm part on %s is skipped: qemu-system-x86_64 is not installed (package "
+			       "qemu-system-x86)\n",
+			       cfg->vm_kernels[k]);
+			continue;
+		}
+		int64_t run = 0;
+		int rc = vm_part(cfg, config, sets, nsets, k, db_path, &run);
+		if (cfg->dry_run)
+			continue;
+		if (rc == 130)
+			return 130;
+		if (!run) {
+			rb_error("nightly: the vm part on kernel %s did not start", cfg->vm_kernels[k]);
+			return 2;
+		}
+		parts[(*nparts)++].run = run;
+	}
+	if (cfg->n_engine_children && cfg->dry_run) {
+		printf("# engine part: walkcost of %s at %d values of N, %ld pages each\n", cfg->variant,
+		       cfg->n_engine_children, cfg->engine_pages);
+	} else if (cfg->n_engine_children) {
+		struct eargs a = { 0 };
+		char name[96];
+		snprintf(name, sizeof(name), "%s-walkcost", cfg->name[0] ? cfg->name : "nightly");
+		a.variant = cfg->variant;
+		for (int i = 0; i < cfg->n_engine_children; i++)
+			a.children[i] = (unsigned long)cfg->engine_children[i];
+		a.nchildren = cfg->n_engine_children;
+		a.pages = (unsigned long)cfg->engine_pages;
+		a.config_name = name;
+		a.tag = "nightly";
+		snprintf(a.cmdline, sizeof(a.cmdline), "walkcost --variant %s (%s)", cfg->variant, name);
+		if (engine_walkcost(db_path, &a) != 0 || !a.last_run) {
+			rb_error("nightly: the engine part (walkcost of %s) failed", cfg->variant);
+			return 2;
+		}
+		parts[(*nparts)++].run = a.last_run;
+	}
+	if (cfg->bench_repetitions && cfg->dry_run) {
+		printf("# engine benchmarks: those of %s, %d repetitions of at least %g s\n", cfg->variant,
+		       cfg->bench_repetitions, cfg->bench_min_time_s);
+	} else if (cfg->bench_repetitions) {
+		char name[96];
+		snprintf(name, sizeof(name), "%s-bench", cfg->name[0] ? cfg->name : "nightly");
+		struct bench_args b = { .variant = cfg->variant,
+					.repetitions = (unsigned long)cfg->bench_repetitions,
+					.min_time_s = cfg->bench_min_time_s,
+					.config_name = name,
+					.tag = "nightly" };
+		if (bench_record(db_path, &b) != 0 || !b.run) {
+			rb_error("nightly: the engine benchmarks of %s failed", cfg->variant);
+			return 2;
+		}
+		parts[(*nparts)++].run = b.run;
+	}
+	return 0;
+}
+
 int cmd_nightly(int argc, char **argv, const char *db_path)
 {
-	const char *config = DEFAULT_NIGHTLY, *baseline = NULL, *junit = NULL, *markdown = NULL, *sets[64], *pos[1],
+	const char *config = DEFAULT_NIGHTLY, *baseline = NULL, *junit = NULL, *markdown = NULL, *sets[MAX_SETS], *pos[1],
 		   *shard = NULL;
 	bool dry_run = false;
 	int nsets = 0, npos;
@@ -127,9 +243,8 @@ int cmd_nightly(int argc, char **argv, const char *db_path)
 	if (dry_run) {
 		cfg.dry_run = 1;
 		cmd_run(&cfg, db_path, NULL);
-		if (cfg.n_engine_children)
-			printf("# engine part: walkcost of %s at %d values of N, %ld pages each\n", cfg.variant,
-			       cfg.n_engine_children, cfg.engine_pages);
+		int n = 0;
+		other_parts(&cfg, config, sets, nsets, db_path, NULL, &n);
 		config_free(&cfg);
 		return 0;
 	}
@@ -155,7 +270,7 @@ int cmd_nightly(int argc, char **argv, const char *db_path)
 			return 2;
 		}
 	}
-	struct part parts[2];
+	struct part parts[MAX_PARTS];
 	int nparts = 0, rc = 0;
 	memset(parts, 0, sizeof(parts));
 	int64_t run = 0;
@@ -169,32 +284,16 @@ int cmd_nightly(int argc, char **argv, const char *db_path)
 		return 130;
 	}
 	parts[nparts++].run = run;
-	if (cfg.n_engine_children) {
-		struct eargs a = { 0 };
-		char name[96];
-		snprintf(name, sizeof(name), "%s-walkcost", cfg.name[0] ? cfg.name : "nightly");
-		a.variant = cfg.variant;
-		for (int i = 0; i < cfg.n_engine_children; i++)
-			a.children[i] = (unsigned long)cfg.engine_children[i];
-		a.nchildren = cfg.n_engine_children;
-		a.pages = (unsigned long)cfg.engine_pages;
-		a.config_name = name;
-		a.tag = "nightly";
-		snprintf(a.cmdline, sizeof(a.cmdline), "walkcost --variant %s (%s)", cfg.variant, name);
-		if (engine_walkcost(db_path, &a) != 0 || !a.last_run) {
-			rb_error("nightly: the engine part (walkcost of %s) failed", cfg.variant);
-			config_free(&cfg);
-			return 2;
-		}
-		parts[nparts++].run = a.last_run;
-	}
+	int part_rc = other_parts(&cfg, config, sets, nsets, db_path, parts, &nparts);
 	config_free(&cfg);
+	if (part_rc)
+		return part_rc;
 
 	struct db db;
 	if (db_open_said(db_path, &db) < 0)
 		return 2;
-	struct side sa[2], sb[2];
-	struct comparison cmp[2];
+	struct side sa[MAX_PARTS], sb[MAX_PARTS];
+	struct comparison cmp[MAX_PARTS];
 	int judged = 0;
 	for (int i = 0; i < nparts; i++) {
 		memset(&cmp[judged], 0, sizeof(cmp[judged]));

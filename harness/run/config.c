@@ -35,6 +35,7 @@ void config_defaults(struct config *c)
 	snprintf(c->vm_accel, sizeof(c->vm_accel), "auto");
 	snprintf(c->variant, sizeof(c->variant), "avc");
 	c->engine_pages = 100;
+	c->bench_min_time_s = 0.05;
 	c->vm_boot_timeout_s = 60;
 	c->cooldown_s = 0;
 	for (int i = 0; collectors[i] && c->n_collectors < (int)ARRAY_SIZE(c->collectors); i++)
@@ -140,6 +141,18 @@ static int set_workloads(struct config *c, char *val, char *err, size_t errlen)
 	return 0;
 }
 
+/* The vm part's workloads: checked as workloads are, kept apart. */
+static int set_vm_workloads(struct config *c, char *val, char *err, size_t errlen)
+{
+	struct config probe;
+	config_defaults(&probe);
+	if (set_workloads(&probe, val, err, errlen) < 0)
+		return -1;
+	memcpy(c->vm_workloads, probe.workloads, sizeof(c->vm_workloads));
+	c->n_vm_workloads = probe.n_workloads;
+	return 0;
+}
+
 static int set_users(struct config *c, char *val, char *err, size_t errlen)
 {
 	char *tok[CFG_MAX_LIST];
@@ -187,6 +200,44 @@ static int set_engine_children(struct config *c, char *val, char *err, size_t er
 		if (parse_long(tok[i], 1, 100000, &c->engine_children[i], err, errlen) < 0)
 			return -1;
 	c->n_engine_children = n;
+	return 0;
+}
+
+static int set_vm_kernels(struct config *c, char *val, char *err, size_t errlen)
+{
+	char *tok[CFG_MAX_LIST];
+	int n = split(val, tok, (int)ARRAY_SIZE(c->vm_kernels));
+	if (n < 0) {
+		snprintf(err, errlen, "at most %zu kernels", ARRAY_SIZE(c->vm_kernels));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		/* a label names kernels/LABEL.kernel: nothing that walks a path */
+		size_t len = strlen(tok[i]);
+		if (!len || len >= sizeof(c->vm_kernels[i]) || strspn(tok[i], "abcdefghijklmnopqrstuvwxyz"
+									 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != len ||
+		    tok[i][0] == '.' || tok[i][0] == '-') {
+			snprintf(err, errlen, "'%s' is not a kernel label (letters, digits, '.', '_', '-')", tok[i]);
+			return -1;
+		}
+		snprintf(c->vm_kernels[i], sizeof(c->vm_kernels[i]), "%s", tok[i]);
+	}
+	c->n_vm_kernels = n;
+	return 0;
+}
+
+static int set_vm_users(struct config *c, char *val, char *err, size_t errlen)
+{
+	char *tok[CFG_MAX_LIST];
+	int n = split(val, tok, (int)ARRAY_SIZE(c->vm_users));
+	if (n < 0) {
+		snprintf(err, errlen, "at most %zu values", ARRAY_SIZE(c->vm_users));
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		if (parse_long(tok[i], 1, 30000, &c->vm_users[i], err, errlen) < 0)
+			return -1;
+	c->n_vm_users = n;
 	return 0;
 }
 
@@ -257,6 +308,11 @@ static const struct key {
 	{ "variant", K_LIST, 0, 0, 0, 0, NULL, set_variant, false },
 	{ "engine_children", K_LIST, 0, 0, 0, 0, NULL, set_engine_children, false },
 	{ "engine_pages", K_LONG, AT(engine_pages), 1, 100000, NULL, NULL, false },
+	{ "bench_repetitions", K_INT, AT(bench_repetitions), 0, 1000, NULL, NULL, false },
+	{ "bench_min_time_s", K_DOUBLE, AT(bench_min_time_s), 0.001, 60, NULL, NULL, false },
+	{ "vm_workloads", K_LIST, 0, 0, 0, 0, NULL, set_vm_workloads, false },
+	{ "vm_kernels", K_LIST, 0, 0, 0, 0, NULL, set_vm_kernels, false },
+	{ "vm_users", K_LIST, 0, 0, 0, 0, NULL, set_vm_users, false },
 #undef AT
 };
 

@@ -44,6 +44,18 @@ struct config {
 	long engine_children[16];
 	int n_engine_children;
 	long engine_pages;
+	/* ... and its engine benchmarks: those of `variant`, this many
+	 * repetitions (0: none), each at least bench_min_time_s */
+	int bench_repetitions;
+	double bench_min_time_s;
+	/* ... and its vm part: vm_workloads (else the suite's) at vm_users in
+	 * a guest of each kernel in vm_kernels (where QEMU is installed) */
+	char vm_workloads[8][32];
+	int n_vm_workloads;
+	char vm_kernels[4][64];
+	int n_vm_kernels;
+	long vm_users[8];
+	int n_vm_users;
 	char tag[16];         /* "nightly" for its runs; not a key */
 	int shard_index, shard_count; /* --shard i/n: this run's points (1-based; 0/0: all) */
 	int dry_run;          /* --dry-run: print the plan, run and record nothing */

@@ -66,6 +66,12 @@ int main(void)
 	expect_error("vm_mem_mib = 16\n", "vm_mem_mib: 16 is outside [64,", "guest RAM too small");
 	expect_error("vm_cpus = 0\n", "vm_cpus: 0 is outside [1, 64]", "no vCPUs");
 	expect_error("kernel = \n", "x.conf:1:", "an empty kernel");
+	expect_error("vm_kernels = stock ../../etc\n", "x.conf:1: vm_kernels: '../../etc' is not a kernel label",
+		     "a vm part's kernel is a label, not a path");
+	expect_error("vm_kernels = a b c d e\n", "at most 4 kernels", "at most four vm kernels");
+	expect_error("vm_users = 1 0\n", "vm_users: 0 is outside [1, 30000]", "vm users range");
+	expect_error("bench_repetitions = -1\n", "bench_repetitions: -1 is outside [0, 1000]", "bench repetitions");
+	expect_error("bench_min_time_s = 0\n", "bench_min_time_s: 0 is outside", "bench minimum time");
 
 	config_defaults(&c);
 	rc = config_parse_text(&c, "vm.conf",
