@@ -217,8 +217,9 @@ static int import(struct db *db, int64_t run, const char *variant, const char *j
 }
 
 /* Runs the binary; 0 when it exited 0. */
-static int run_binary(const char *bin, const struct bench_args *a, const char *json)
+static int run_binary(const char *bin, const struct bench_args *a, const char *json, const char *table)
 {
+	int table_fd = a->quiet ? rb_create_file(table, 0644) : -1;
 	char filter[300], reps[64], min_time[64], out[PATH_MAX + 128];
 	if (a->variant) /* the name's "/avc/" is not "/avc-rc/" */
 		snprintf(filter, sizeof(filter), "--benchmark_filter=^engine/[^/]+/%s/", a->variant);
@@ -229,10 +230,14 @@ static int run_binary(const char *bin, const struct bench_args *a, const char *j
 	snprintf(out, sizeof(out), "--benchmark_out=%s", json);
 	pid_t pid = fork();
 	if (pid == 0) {
+		if (table_fd >= 0)
+			dup2(table_fd, STDOUT_FILENO);
 		execl(bin, bin, filter, reps, min_time, out, "--benchmark_out_format=json",
 		      "--benchmark_display_aggregates_only=true", (char *)NULL);
 		_exit(127);
 	}
+	if (table_fd >= 0)
+		close(table_fd);
 	int st = 0;
 	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
@@ -283,7 +288,8 @@ int bench_record(const char *db_path, struct bench_args *a)
 		db_close(&db);
 		return 1;
 	}
-	char dir[PATH_MAX], json[PATH_MAX + 96], calib[PATH_MAX + 96], latest[PATH_MAX + 96], name[32];
+	char dir[PATH_MAX], json[PATH_MAX + 96], calib[PATH_MAX + 96], table[PATH_MAX + 96], latest[PATH_MAX + 96],
+		name[32];
 	snprintf(name, sizeof(name), "run-%lld", (long long)a->run);
 	if (results_dir(db_path, name, dir, sizeof(dir)) < 0) {
 		db_run_end(&db, a->run, "failed", "cannot create the run's directory");
@@ -292,8 +298,9 @@ int bench_record(const char *db_path, struct bench_args *a)
 	}
 	snprintf(json, sizeof(json), "%s/bench.json", dir);
 	snprintf(calib, sizeof(calib), "%s/calibration.tsv", dir);
+	snprintf(table, sizeof(table), "%s/bench.txt", dir);
 	unlink(json); /* Google Benchmark opens it by name */
-	if (run_binary(bin, a, json) < 0) {
+	if (run_binary(bin, a, json, table) < 0) {
 		db_run_end(&db, a->run, "failed", "the benchmark binary failed");
 		db_close(&db);
 		return 1;
@@ -304,6 +311,7 @@ int bench_record(const char *db_path, struct bench_args *a)
 	db_run_end(&db, a->run, rc < 0 ? "failed" : "done", NULL);
 	db_close(&db);
 	keep_calibration(db_path, calib, latest, sizeof(latest));
-	printf("run %lld: %s\njson: %s\ncalibration: %s\n", (long long)a->run, rc < 0 ? "failed" : "done", json, latest);
+	printf("run %lld: %s\njson: %s\n%s%s%scalibration: %s\n", (long long)a->run, rc < 0 ? "failed" : "done", json,
+	       a->quiet ? "table: " : "", a->quiet ? table : "", a->quiet ? "\n" : "", latest);
 	return rc < 0 ? 1 : 0;
 }

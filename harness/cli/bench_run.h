@@ -3,6 +3,7 @@
 #ifndef RMAPBENCH_BENCH_RUN_H
 #define RMAPBENCH_BENCH_RUN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct bench_args {
@@ -13,6 +14,7 @@ struct bench_args {
 	unsigned long repetitions;
 	double min_time_s;
 	const char *config_name, *tag; /* "bench" and none unless set (the nightly) */
+	bool quiet;                    /* the library's table into the run's bench.txt, not stdout */
 	int64_t run;                   /* out: the run recorded */
 };
 

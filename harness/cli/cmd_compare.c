@@ -11,6 +11,7 @@
 #include "verdict.h"
 #include "verdicts.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -81,13 +82,34 @@ static int parse_side(struct dbs *d, const char *home, const char *spec, struct 
 	return 0;
 }
 
+static int variant_of(void *arg, const struct db_run *r)
+{
+	snprintf(arg, 64, "%s", r->variant ? r->variant : "");
+	return 0;
+}
+
+/* A word for a figure's legend: the run's kernel label or design if it is
+ * a plain word, else "run-ID". */
+static void run_label(struct db *db, int64_t run, char *buf, size_t len)
+{
+	char v[64] = "";
+	db_run_get(db, run, variant_of, v);
+	size_t n = strlen(v);
+	if (n && n < len && strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n)
+		snprintf(buf, len, "%s", v);
+	else
+		snprintf(buf, len, "run-%lld", (long long)run);
+}
+
 int cmd_compare(int argc, char **argv, const char *db_path)
 {
 	const char *junit = NULL, *markdown = NULL, *pos[2];
+	bool crossover = false;
 	int npos;
 	const struct flag flags[] = {
 		{ "--junit", FLAG_STRING, &junit, 0, 0, NULL },
 		{ "--markdown", FLAG_STRING, &markdown, 0, 0, NULL },
+		{ "--crossover", FLAG_BOOL, &crossover, 0, 0, NULL },
 		{ NULL, 0, NULL, 0, 0, NULL },
 	};
 	if (flags_parse("compare", flags, argc, argv, pos, 2, &npos) < 0)
@@ -115,6 +137,17 @@ int cmd_compare(int argc, char **argv, const char *db_path)
 	}
 	verdicts_print(&c, &a, &b);
 	rc = c.counts[V_REGRESSION] ? 1 : 0;
+	if (crossover && (a.nruns != 1 || b.nruns != 1 || a.db != b.db)) {
+		rb_error("compare --crossover: one run a side, of one database");
+		rc = 2;
+	} else if (crossover) {
+		int64_t runs[2] = { a.runs[0], b.runs[0] };
+		char names[2][64];
+		const char *labels[2] = { names[0], names[1] };
+		for (int i = 0; i < 2; i++)
+			run_label(a.db, runs[i], names[i], sizeof(names[i]));
+		crossover_report(a.db, db_path, runs, labels);
+	}
 	if (junit && verdicts_junit(junit, &c, &a, &b) < 0) {
 		rb_error("compare: --junit %s: cannot write it", junit);
 		rc = 2;

@@ -22,6 +22,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,17 +232,9 @@ int cmd_compare_kernels(int argc, char **argv, const char *db_path)
 		verdicts_print(&cmp, &sa, &sb);
 		comparison_free(&cmp);
 	}
-	for (int k = 0; k < 2; k++) {
-		struct crossover c[16];
-		int nc = crossover_find(&db, runs[k], c, 16);
-		for (int i = 0; i < nc; i++) {
-			char line[256];
-			crossover_describe(&c[i], line, sizeof(line));
-			printf("AIM7 crossover on %s: %s\n", labels[k], line);
-		}
-	}
 	char dir[PATH_MAX], name[64];
 	snprintf(name, sizeof(name), "compare-%lld-%lld", (long long)runs[0], (long long)runs[1]);
+	crossover_report(&db, db_path, runs, labels);
 	if (results_dir(db_path, name, dir, sizeof(dir)) == 0) {
 		static const char *const figs[] = { "rmap_vmas_per_walk", "sys_pct", "jobs_per_min",
 						    "jobs_per_min_per_user" };

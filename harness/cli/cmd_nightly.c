@@ -90,7 +90,7 @@ static int judge(struct db *db, struct part *p, const char *explicit, struct sid
 	if (compare_sides(a, b, c) < 0)
 		return 2;
 	printf("\nnightly %s\n", p->suite);
-	verdicts_print(c, a, b);
+	verdicts_print_brief(c, a, b); /* every row: the report, --junit, --markdown */
 	struct part bp = { .run = base };
 	db_run_get(db, base, run_facts, &bp);
 	if (strcmp(p->status, "done") && !strcmp(bp.status, "done")) {
@@ -187,6 +187,8 @@ static int other_parts(const struct config *cfg, const char *config, const char 
 		a.config_name = name;
 		a.tag = "nightly";
 		snprintf(a.cmdline, sizeof(a.cmdline), "walkcost --variant %s (%s)", cfg->variant, name);
+		printf("nightly: walkcost of %s at %d values of N\n", cfg->variant, cfg->n_engine_children);
+		fflush(stdout);
 		if (engine_walkcost(db_path, &a) != 0 || !a.last_run) {
 			rb_error("nightly: the engine part (walkcost of %s) failed", cfg->variant);
 			return 2;
@@ -199,11 +201,14 @@ static int other_parts(const struct config *cfg, const char *config, const char 
 	} else if (cfg->bench_repetitions) {
 		char name[96];
 		snprintf(name, sizeof(name), "%s-bench", cfg->name[0] ? cfg->name : "nightly");
+		printf("nightly: the engine benchmarks of %s, %d repetitions\n", cfg->variant, cfg->bench_repetitions);
+		fflush(stdout);
 		struct bench_args b = { .variant = cfg->variant,
 					.repetitions = (unsigned long)cfg->bench_repetitions,
 					.min_time_s = cfg->bench_min_time_s,
 					.config_name = name,
-					.tag = "nightly" };
+					.tag = "nightly",
+					.quiet = true };
 		if (bench_record(db_path, &b) != 0 || !b.run) {
 			rb_error("nightly: the engine benchmarks of %s failed", cfg->variant);
 			return 2;

@@ -3,6 +3,7 @@
 #define RMAPBENCH_COMMANDS_H
 
 #include "config.h"
+#include "db.h"
 
 #include <stdint.h>
 
@@ -24,5 +25,7 @@ int cmd_baseline(int argc, char **argv, const char *db_path);
 int cmd_db(int argc, char **argv, const char *db_path);
 /* `compare A B`: verdicts; 0 none worse, 1 a regression, 2 usage/data. */
 int cmd_compare(int argc, char **argv, const char *db_path);
+/* Two runs' crossovers, their ratio and the crossover figure (crossover_report.c). */
+void crossover_report(struct db *db, const char *db_path, const int64_t runs[2], const char *labels[2]);
 
 #endif

@@ -23,6 +23,11 @@ int report_compare(struct db *db, const int64_t runs[2], const char *labels[2], 
 		   char *path, size_t plen);
 
 /* The same for n runs, a line each: DIR/PREFIX-METRIC.{png,svg}. */
+/* compare-kernels' crossover figure (plots/crossover_panel.gp): six panels
+ * of two runs against users, each run's crossover (users; 0: not reached)
+ * marked on the first; DIR/crossover.png and .svg, its path into path. */
+int report_crossover_panel(struct db *db, const int64_t runs[2], const char *labels[2], const double crossed[2],
+			   const char *dir, char *path, size_t plen);
 int report_runs(struct db *db, const int64_t *runs, const char *const *labels, int n, const char *metric,
 		const char *title, const char *dir, const char *prefix, char *path, size_t plen);
 

@@ -19,21 +19,27 @@ static void fmt_value(char *buf, size_t len, double v, int n)
 		snprintf(buf, len, "-");
 }
 
-void verdicts_print(const struct comparison *c, const struct side *a, const struct side *b)
+static void print_rows(const struct comparison *c, const struct side *a, const struct side *b,
+		       const enum verdict_kind *kinds, size_t nkinds)
 {
 	printf("A = %s, B = %s; change is B against A\n\n", a->label, b->label);
-	/* as wide as the longest workload (a benchmark's name is long), within reason */
-	int w = 10;
-	for (int i = 0; i < c->n; i++) {
-		int l = (int)strlen(c->rows[i].workload);
-		w = l > w ? (l < 56 ? l : 56) : w;
-	}
-	printf("%-12s %-*s %6s %-30s %12s %12s %8s  %s\n", "verdict", w, "workload", "users", "metric", "A", "B",
-	       "change", "why");
-	for (size_t o = 0; o < ARRAY_SIZE(order); o++)
+	/* as wide as the longest workload shown (a benchmark's name is long), within reason */
+	int w = 10, shown = 0;
+	for (size_t o = 0; o < nkinds; o++)
+		for (int i = 0; i < c->n; i++) {
+			if (c->rows[i].kind != kinds[o])
+				continue;
+			int l = (int)strlen(c->rows[i].workload);
+			w = l > w ? (l < 56 ? l : 56) : w;
+			shown++;
+		}
+	if (shown)
+		printf("%-12s %-*s %6s %-30s %12s %12s %8s  %s\n", "verdict", w, "workload", "users", "metric", "A", "B",
+		       "change", "why");
+	for (size_t o = 0; o < nkinds; o++)
 		for (int i = 0; i < c->n; i++) {
 			const struct verdict_row *r = &c->rows[i];
-			if (r->kind != order[o])
+			if (r->kind != kinds[o])
 				continue;
 			char va[24], vb[24], ch[16] = "-";
 			fmt_value(va, sizeof(va), r->median_a, r->na);
@@ -43,9 +49,20 @@ void verdicts_print(const struct comparison *c, const struct side *a, const stru
 			printf("%-12s %-*.*s %6ld %-30.30s %12s %12s %8s  %s\n", verdict_name(r->kind), w, w, r->workload,
 			       r->users, r->metric, va, vb, ch, r->note);
 		}
-	printf("\n%d regressions, %d improvements, %d changed, %d same, %d too few to test, %d only in A, %d only in B\n",
-	       c->counts[V_REGRESSION], c->counts[V_IMPROVEMENT], c->counts[V_CHANGED], c->counts[V_SAME],
-	       c->counts[V_TOO_FEW], c->counts[V_ONLY_A], c->counts[V_ONLY_B]);
+	printf("%s%d regressions, %d improvements, %d changed, %d same, %d too few to test, %d only in A, %d only in B\n",
+	       shown ? "\n" : "", c->counts[V_REGRESSION], c->counts[V_IMPROVEMENT], c->counts[V_CHANGED],
+	       c->counts[V_SAME], c->counts[V_TOO_FEW], c->counts[V_ONLY_A], c->counts[V_ONLY_B]);
+}
+
+void verdicts_print(const struct comparison *c, const struct side *a, const struct side *b)
+{
+	print_rows(c, a, b, order, ARRAY_SIZE(order));
+}
+
+void verdicts_print_brief(const struct comparison *c, const struct side *a, const struct side *b)
+{
+	static const enum verdict_kind brief[] = { V_REGRESSION, V_IMPROVEMENT };
+	print_rows(c, a, b, brief, ARRAY_SIZE(brief));
 }
 
 static void xml_escaped(FILE *f, const char *s)

@@ -8,6 +8,8 @@
 #include "verdict.h"
 
 void verdicts_print(const struct comparison *c, const struct side *a, const struct side *b);
+/* One screen: the regressions, then the improvements, then the counts. */
+void verdicts_print_brief(const struct comparison *c, const struct side *a, const struct side *b);
 /* 0, or -1 with errno (the file could not be written). */
 int verdicts_junit(const char *path, const struct comparison *c, const struct side *a, const struct side *b);
 int verdicts_markdown(const char *path, const struct comparison *c, const struct side *a, const struct side *b);

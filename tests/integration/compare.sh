@@ -49,6 +49,28 @@ grep -qE '^same +aim7 +1 jobs_per_min ' "$tmp/mm" || fail "measured A/A: $(grep 
 "$BIN" --db "$db" compare last~2 last >"$tmp/mb" 2>&1 && fail "a 20% drop in jobs/min is not a regression"
 grep -qE '^regression +aim7 +1 jobs_per_min .*q = ' "$tmp/mb" || fail "measured A/B: $(grep jobs_per_min "$tmp/mb")"
 
+# two runs' crossovers: where jobs/min per user falls to 10, the ratio, and
+# the six-panel figure with both marked
+cat >"$tmp/xload" <<SH
+#!/bin/sh
+for a in "\$@"; do case \$a in users=*) u=\${a#users=} ;; esac; done
+base=\$(cat "$tmp/base")
+echo "metric jobs_per_min_per_user \$((base / u)) jobs/min"
+echo "metric jobs_per_min \$base jobs/min"
+SH
+chmod +x "$tmp/xload"
+printf 'users = 10 30 60 120 240\nrepetitions = 1\ncollectors = cpu\nduration_s = 1\n' >"$tmp/x.conf"
+echo 2400 >"$tmp/base"
+RMAPBENCH_LOAD=$tmp/xload "$BIN" --db "$db" run "$tmp/x.conf" >/dev/null 2>&1 || fail "crossover run A"
+echo 1200 >"$tmp/base"
+RMAPBENCH_LOAD=$tmp/xload "$BIN" --db "$db" run "$tmp/x.conf" >/dev/null 2>&1 || fail "crossover run B"
+"$BIN" --db "$db" compare last~1 last --crossover >"$tmp/xc" 2>&1
+grep -qE '^crossover ratio aim7: run-[0-9]+ at 240 users, run-[0-9]+ at 120: run-[0-9]+/run-[0-9]+ = 0\.50$' "$tmp/xc" ||
+	fail "the crossover ratio: $(grep crossover "$tmp/xc")"
+png=$(sed -n 's/^figure: //p' "$tmp/xc")
+[[ $png == */crossover.png && $(head -c 4 "$png" | od -An -c | tr -d ' ') == "211PNG" ]] || fail "no crossover figure: $png"
+expect 2 "one run a side" "$BIN" --db "$db" compare last~1,last last --crossover
+
 # a run of another database, and bad input
 cp "$db" "$tmp/other.db"
 "$BIN" --db "$db" compare 1 "$tmp/other.db:2" >"$tmp/x" 2>&1 || fail "across databases: $(tail -n 3 "$tmp/x")"

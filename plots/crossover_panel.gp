@@ -1,0 +1,70 @@
+# compare-kernels' crossover figure: two kernels (or designs) side by side,
+# six panels against users. Left to right, top to bottom: jobs/min per user
+# with AIM7's line at 10 and each side's crossover marked; jobs/min; system
+# time; VMAs per rmap walk; anon_vma lock contentions and wait (lock_stat).
+# Set by figure.gp from the harness's arguments:
+#   datafile  a path prefix: PREFIX-METRIC.tsv per panel, a block per side
+#   names     the two sides' labels
+#   unavail   here the marks: "X1 X2 MASK": each side's crossover in users
+#             (0: not reached), and a bit per panel with data (1 << panel)
+marks = unavail
+x1 = real(word(marks, 1))
+x2 = real(word(marks, 2))
+mask = int(word(marks, 3))
+if (fmt eq "svg") {
+    set terminal svg size 1500,900 dynamic enhanced font "sans,11" background rgb "white"
+} else {
+    set terminal pngcairo size 1500,900 enhanced font "sans,10" background rgb "white"
+}
+set output outfile.".".fmt
+set grid
+set key top left noenhanced opaque box
+set style data yerrorlines
+if (logx) { set logscale x }
+set xlabel "users"
+set multiplot layout 2,3 title title noenhanced font ",13"
+array file[6] = ["jobs_per_min_per_user", "jobs_per_min", "sys_pct", "rmap_vmas_per_walk", \
+                 "lockstat_anon_vma_contentions", "lockstat_anon_vma_wait_ns"]
+array ylab[6] = ["jobs/min per user (log)", "jobs/min", "system time (%)", "VMAs visited per rmap walk", \
+                 "anon_vma lock contentions (lock_stat)", "anon_vma lock wait (s, lock_stat)"]
+array ttl[6] = ["AIM7 crossover: jobs/min per user", "throughput", "system time", "VMAs per rmap walk", \
+                "anon_vma lock contentions", "anon_vma lock wait"]
+array scale[6] = [1, 1, 1, 1, 1, 1e-9]
+do for [p=1:6] {
+    set title ttl[p] noenhanced
+    set ylabel ylab[p] noenhanced
+    unset label
+    unset arrow
+    unset logscale y
+    set yrange [0:*]
+    f = datafile."-".file[p].".tsv"
+    if ((mask & (1 << (p - 1))) == 0) {
+        set label 1 "not measured" at graph 0.5, graph 0.5 center
+        set xrange [1:10]
+        set yrange [0:1]
+        plot -1 notitle
+        set xrange [*:*]
+    } else {
+        if (p == 1) {
+            set key top right
+            set logscale y
+            stats f using 2 nooutput
+            set yrange [(STATS_min < 10 ? STATS_min / 2 : 3):*]   # the line at 10 stays in view
+            if (x1 > 0) {
+                set arrow 1 from x1, graph 0 to x1, graph 1 nohead dt 3 lw 2 lc 1
+                set label 2 sprintf("%s: %.0f users", word(names, 1), x1) at x1, graph 0.12 left offset 0.5,0 tc lt 1 noenhanced
+            }
+            if (x2 > 0) {
+                set arrow 2 from x2, graph 0 to x2, graph 1 nohead dt 3 lw 2 lc 2
+                set label 3 sprintf("%s: %.0f users", word(names, 2), x2) at x2, graph 0.05 left offset 0.5,0 tc lt 2 noenhanced
+            }
+            plot for [i=0:words(names)-1] f index i using 1:2:3:4 title word(names, i+1) lw 2 pt 7 lc (i + 1), \
+                 10 title "crossover line (10)" with lines lw 1 dt 2 lc rgb "#cc0000"
+        } else {
+            set key top left
+            s = scale[p]
+            plot for [i=0:words(names)-1] f index i using 1:($2*s):($3*s):($4*s) title word(names, i+1) lw 2 pt 7 lc (i + 1)
+        }
+    }
+}
+unset multiplot
