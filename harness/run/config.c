@@ -153,6 +153,22 @@ static int set_vm_workloads(struct config *c, char *val, char *err, size_t errle
 	return 0;
 }
 
+/* A list of integers in [lo, hi], at most cap of them, into out[], *n. */
+static int set_long_list(char *val, long *out, int cap, long lo, long hi, int *n, char *err, size_t errlen)
+{
+	char *tok[CFG_MAX_LIST];
+	int k = split(val, tok, cap < CFG_MAX_LIST ? cap : CFG_MAX_LIST);
+	if (k < 0) {
+		snprintf(err, errlen, "at most %d values", cap);
+		return -1;
+	}
+	for (int i = 0; i < k; i++)
+		if (parse_long(tok[i], lo, hi, &out[i], err, errlen) < 0)
+			return -1;
+	*n = k;
+	return 0;
+}
+
 static int set_users(struct config *c, char *val, char *err, size_t errlen)
 {
 	char *tok[CFG_MAX_LIST];
@@ -190,17 +206,8 @@ static int set_collectors(struct config *c, char *val, char *err, size_t errlen)
 
 static int set_engine_children(struct config *c, char *val, char *err, size_t errlen)
 {
-	char *tok[CFG_MAX_LIST];
-	int n = split(val, tok, (int)ARRAY_SIZE(c->engine_children));
-	if (n < 0) {
-		snprintf(err, errlen, "at most %zu values", ARRAY_SIZE(c->engine_children));
-		return -1;
-	}
-	for (int i = 0; i < n; i++)
-		if (parse_long(tok[i], 1, 100000, &c->engine_children[i], err, errlen) < 0)
-			return -1;
-	c->n_engine_children = n;
-	return 0;
+	return set_long_list(val, c->engine_children, (int)ARRAY_SIZE(c->engine_children), 1, 100000,
+			     &c->n_engine_children, err, errlen);
 }
 
 static int set_vm_kernels(struct config *c, char *val, char *err, size_t errlen)
@@ -228,17 +235,7 @@ static int set_vm_kernels(struct config *c, char *val, char *err, size_t errlen)
 
 static int set_vm_users(struct config *c, char *val, char *err, size_t errlen)
 {
-	char *tok[CFG_MAX_LIST];
-	int n = split(val, tok, (int)ARRAY_SIZE(c->vm_users));
-	if (n < 0) {
-		snprintf(err, errlen, "at most %zu values", ARRAY_SIZE(c->vm_users));
-		return -1;
-	}
-	for (int i = 0; i < n; i++)
-		if (parse_long(tok[i], 1, 30000, &c->vm_users[i], err, errlen) < 0)
-			return -1;
-	c->n_vm_users = n;
-	return 0;
+	return set_long_list(val, c->vm_users, (int)ARRAY_SIZE(c->vm_users), 1, 30000, &c->n_vm_users, err, errlen);
 }
 
 static int set_variant(struct config *c, char *val, char *err, size_t errlen)
