@@ -148,10 +148,6 @@ static int vm_part(const struct config *cfg, const char *config, const char *con
 static int other_parts(const struct config *cfg, const char *config, const char *const *sets, int nsets,
 		       const char *db_path, struct part *parts, int *nparts)
 {
-	if (cfg->n_vm_kernels && !cfg->n_vm_users) {
-		rb_error("%s: vm_kernels needs vm_users (the users of the vm part)", cfg->path);
-		return 2;
-	}
 	bool qemu = rb_have_program("qemu-system-x86_64");
 	for (int k = 0; k < cfg->n_vm_kernels; k++) {
 		if (!qemu) { /* "where the machine can" */
@@ -245,6 +241,11 @@ int cmd_nightly(int argc, char **argv, const char *db_path)
 		return 2;
 	}
 	snprintf(cfg.tag, sizeof(cfg.tag), "nightly");
+	if (cfg.n_vm_kernels && !cfg.n_vm_users) {
+		rb_error("%s: vm_kernels needs vm_users (the users of the vm part)", cfg.path);
+		config_free(&cfg);
+		return 2;
+	}
 	if (dry_run) {
 		cfg.dry_run = 1;
 		cmd_run(&cfg, db_path, NULL);

@@ -88,4 +88,17 @@ left=$(sql "$db" "SELECT group_concat(id) FROM (SELECT id FROM runs ORDER BY id)
 [[ $left == "1,$judged_against,$newest" ]] || fail "prune kept runs $left, not 1 (pinned), $judged_against and $newest"
 [[ $(sql "$db" "SELECT count(*) FROM results WHERE run_id NOT IN (SELECT id FROM runs)") == 0 ]] || fail "orphan results"
 expect 2 "--keep-days D is required" "$BIN" --db "$db" db prune --keep-last 3
+# The vm part's plan, and where QEMU is missing, its skip said (a PATH
+# without qemu-system-x86_64)
+printf 'vm_kernels = stock\nvm_users = 8\nvm_workloads = aim7\n' >>"$tmp/tiny.conf"
+"$BIN" --db "$db" nightly --config "$tmp/tiny.conf" --dry-run >"$tmp/out" 2>&1 || fail "dry run with a vm part"
+grep -q "^# tiny-vm: 2 points on target vm, kernel stock" "$tmp/out" || fail "the vm part's plan: $(cat "$tmp/out")"
+mkdir "$tmp/bin"
+for f in /usr/bin/* /bin/*; do
+	[[ $f == */qemu-system-* || -e $tmp/bin/${f##*/} ]] || ln -s "$f" "$tmp/bin/${f##*/}"
+done
+PATH=$tmp/bin "$BIN" --db "$db" nightly --config "$tmp/tiny.conf" --dry-run >"$tmp/out" 2>&1 || fail "dry run without QEMU"
+grep -q "the vm part on stock is skipped: qemu-system-x86_64 is not installed" "$tmp/out" || fail "no skip said: $(cat "$tmp/out")"
+printf 'vm_users = \n' >>"$tmp/tiny.conf"
+expect 2 "vm_kernels needs vm_users" "$BIN" --db "$db" nightly --config "$tmp/tiny.conf" --dry-run
 echo "nightly: first night, A/A 0, A/B 1 with rmap_vmas_per_walk, JUnit, baselines, bad input, merge, prune"
