@@ -33,9 +33,9 @@ void crossover_report(struct db *db, const char *db_path, const int64_t runs[2],
 			const struct crossover *x = &c[0][i], *y = &c[1][j];
 			if (strcmp(x->workload, y->workload))
 				continue;
-			if (!have_marks) {
-				marked[0] = x->reached ? x->at_users : 0;
-				marked[1] = y->reached ? y->at_users : 0;
+			if (!have_marks) { /* only a crossing measured between two points is marked */
+				marked[0] = x->reached && !x->from_first ? x->at_users : 0;
+				marked[1] = y->reached && !y->from_first ? y->at_users : 0;
 				have_marks = true;
 			}
 			if (x->reached && y->reached && !x->from_first && !y->from_first)
@@ -43,9 +43,9 @@ void crossover_report(struct db *db, const char *db_path, const int64_t runs[2],
 				       labels[0], x->at_users, labels[1], y->at_users, labels[1], labels[0],
 				       y->at_users / x->at_users);
 			else
-				printf("crossover ratio %s: not measured (%s%s); widen the users sweep\n", x->workload,
-				       !x->reached || !y->reached ? "a side never crossed" : "",
-				       x->from_first || y->from_first ? "a side was below the line from its first point" : "");
+				printf("crossover ratio %s: not measured (%s); widen the users sweep\n", x->workload,
+				       !x->reached || !y->reached ? "a side never crossed the line"
+								  : "a side was below the line from its first point");
 		}
 	char dir[PATH_MAX], name[64], panel[PATH_MAX + 40];
 	snprintf(name, sizeof(name), "compare-%lld-%lld", (long long)runs[0], (long long)runs[1]);
