@@ -291,3 +291,10 @@ int rb_own_dir(const char *path, int mode)
 	}
 	return 0;
 }
+
+bool rb_is_label(const char *s)
+{
+	size_t n = strlen(s);
+	return n && s[0] != '.' && s[0] != '-' &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n;
+}

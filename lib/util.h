@@ -3,6 +3,7 @@
 #define RMAPBENCH_UTIL_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -25,6 +26,9 @@ int rb_write_file(const char *path, const char *text);
  * and their unavailable paths. */
 const char *rb_sys_path(const char *path, char *buf, size_t len);
 
+/* A label (a kernel's, a design's): letters, digits, '.', '_', '-', not
+ * starting with '.' or '-'; one word to gnuplot, no path to walk. */
+bool rb_is_label(const char *s);
 double rb_now(void);          /* CLOCK_MONOTONIC seconds */
 void rb_utc_now(char *buf, size_t len); /* ISO 8601 */
 uint64_t rb_fnv1a64(const void *data, size_t len);

@@ -94,8 +94,7 @@ static void run_label(struct db *db, int64_t run, char *buf, size_t len)
 {
 	char v[64] = "";
 	db_run_get(db, run, variant_of, v);
-	size_t n = strlen(v);
-	if (n && n < len && strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n)
+	if (rb_is_label(v) && strlen(v) < len)
 		snprintf(buf, len, "%s", v);
 	else
 		snprintf(buf, len, "run-%lld", (long long)run);

@@ -220,10 +220,7 @@ static int set_vm_kernels(struct config *c, char *val, char *err, size_t errlen)
 	}
 	for (int i = 0; i < n; i++) {
 		/* a label names kernels/LABEL.kernel: nothing that walks a path */
-		size_t len = strlen(tok[i]);
-		if (!len || len >= sizeof(c->vm_kernels[i]) || strspn(tok[i], "abcdefghijklmnopqrstuvwxyz"
-									 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != len ||
-		    tok[i][0] == '.' || tok[i][0] == '-') {
+		if (!rb_is_label(tok[i]) || strlen(tok[i]) >= sizeof(c->vm_kernels[i])) {
 			snprintf(err, errlen, "'%s' is not a kernel label (letters, digits, '.', '_', '-')", tok[i]);
 			return -1;
 		}

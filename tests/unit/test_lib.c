@@ -1,6 +1,7 @@
 /* The bottom layer: statistics against values computed by hand (and by R
  * for the t distribution), and the escaping writers against hostile text. */
 #include "escape.h"
+#include "util.h"
 #include "stats.h"
 #include "tap.h"
 
@@ -119,6 +120,9 @@ static void test_escape(void)
 	clean = json_nonfinite_to_null("\"\\", 2, &nl);
 	CHECK(clean && nl == 2, "json: a string cut off after a backslash is copied, not overrun");
 	free(clean);
+	CHECK(rb_is_label("legacy-anon-vma") && rb_is_label("6.1_rc") && !rb_is_label("") && !rb_is_label("../etc") &&
+		      !rb_is_label("-x") && !rb_is_label("a b") && !rb_is_label("a/b"),
+	      "labels: letters, digits, '.', '_', '-', not led by '.' or '-'");
 	j = written(json_write_string, NULL);
 	CHECK(!strcmp(j, "null"), "json: NULL is null");
 	free(j);
