@@ -128,6 +128,28 @@ static int check_ours(struct db *db, char *err, size_t errlen)
 	return 0;
 }
 
+/* Two openers switching a new file to WAL at once each hold a shared lock
+ * and want the exclusive one: SQLite answers one of them SQLITE_BUSY at
+ * once, without the busy handler, since waiting could never succeed. That
+ * one lets go and tries again (CI saw it in db_hostile's six creators). */
+static int switch_to_wal(struct db *db)
+{
+	for (int attempt = 0; attempt < 200; attempt++) {
+		sqlite3_stmt *st;
+		int rc = sqlite3_prepare_v2(db->h, "PRAGMA journal_mode = WAL", -1, &st, NULL);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_step(st);
+		int wal = rc == SQLITE_ROW && !strcmp((const char *)sqlite3_column_text(st, 0), "wal");
+		sqlite3_finalize(st);
+		if (wal)
+			return 0;
+		if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+			return -1;
+		usleep(5000 + 1000 * (useconds_t)(attempt % 20));
+	}
+	return -1;
+}
+
 int db_open_upto(const char *path, int upto, struct db *db, char *err, size_t errlen)
 {
 	memset(db, 0, sizeof(*db));
@@ -154,12 +176,7 @@ int db_open_upto(const char *path, int upto, struct db *db, char *err, size_t er
 		db_close(db);
 		return -1;
 	}
-	sqlite3_stmt *st;
-	int ok = sqlite3_prepare_v2(db->h, "PRAGMA journal_mode = WAL", -1, &st, NULL) == SQLITE_OK &&
-		 sqlite3_step(st) == SQLITE_ROW &&
-		 !strcmp((const char *)sqlite3_column_text(st, 0), "wal");
-	sqlite3_finalize(st);
-	if (!ok) {
+	if (switch_to_wal(db) < 0) {
 		fail(db, err, errlen, "cannot switch to WAL");
 		db_close(db);
 		return -1;
