@@ -14,8 +14,10 @@
  * heap's layout of a family (how its chains lie in memory) moves a walk's
  * time by tens of percent, and repetitions that shared one layout would
  * agree with each other but not with the next run's, which a test over
- * repetitions would take for a change. Every timed operation leaves the
- * family as it found it (a walk; an unmap faulted back in; a fork exited). */
+ * repetitions would take for a change. A family belongs to one benchmark:
+ * the harness interleaves repetitions of different benchmarks, and an
+ * unmap faulted back in leaves its page filed where a walk would not look
+ * for it (avc files it under the oldest anon_vma). */
 #include "bench.h"
 #include "engine.h"
 
@@ -34,8 +36,11 @@ static double now(void)
 
 enum shape { FAMILY, CHAIN };
 
+typedef void bm_fn(struct bench_state *, void *);
+
 static struct fixture {
 	bool built;
+	bm_fn *owner; /* try_to_unmap leaves its page elsewhere than a walk finds it */
 	enum shape shape;
 	const struct rmap_ops *ops;
 	long n;
@@ -53,20 +58,21 @@ static void fixture_drop(void)
 
 /* FAMILY: a parent with one faulted page and n children that each COW it.
  * CHAIN: n nested forks, each writing its page. */
-static struct fixture *fixture(struct bench_state *st, enum shape shape, const struct rmap_ops *ops, long n)
+static struct fixture *fixture(struct bench_state *st, bm_fn *owner, enum shape shape, const struct rmap_ops *ops,
+			       long n)
 {
 	/* a call with the count of the call before is a repetition */
 	static int64_t last_count;
 	int64_t count = bench_max_iterations(st);
 	bool repetition = count == last_count;
 	last_count = count;
-	if (fx.built && fx.shape == shape && fx.ops == ops && fx.n == n && !repetition)
+	if (fx.built && fx.owner == owner && fx.shape == shape && fx.ops == ops && fx.n == n && !repetition)
 		return &fx;
 	static bool registered;
 	if (!registered)
 		registered = atexit(fixture_drop) == 0;
 	fixture_drop();
-	fx = (struct fixture){ .built = true, .shape = shape, .ops = ops, .n = n };
+	fx = (struct fixture){ .built = true, .owner = owner, .shape = shape, .ops = ops, .n = n };
 	struct engine *e = &fx.e;
 	engine_init(e, ops);
 	e->no_quarantine = true; /* a million forks, one thread, no checker */
@@ -97,7 +103,7 @@ static void vmas_per_walk(struct bench_state *st, const struct fixture *f, struc
 
 static void bm_page_referenced(struct bench_state *st, void *arg)
 {
-	struct fixture *f = fixture(st, FAMILY, arg, bench_range(st, 0));
+	struct fixture *f = fixture(st, bm_page_referenced, FAMILY, arg, bench_range(st, 0));
 	struct walk_stats before = walks_so_far(f);
 	struct page *page = pte_lookup(f->last, ADDR)->page;
 	while (bench_keep_running(st))
@@ -107,7 +113,7 @@ static void bm_page_referenced(struct bench_state *st, void *arg)
 
 static void bm_try_to_unmap(struct bench_state *st, void *arg)
 {
-	struct fixture *f = fixture(st, FAMILY, arg, bench_range(st, 0));
+	struct fixture *f = fixture(st, bm_try_to_unmap, FAMILY, arg, bench_range(st, 0));
 	/* Once out and back in, the page is where every later timed walk
 	 * finds it (a design may file a swapped-in page elsewhere: avc under
 	 * the oldest anon_vma): the counts must not depend on how many
@@ -127,7 +133,7 @@ static void bm_try_to_unmap(struct bench_state *st, void *arg)
 
 static void bm_anon_vma_fork(struct bench_state *st, void *arg)
 {
-	struct fixture *f = fixture(st, CHAIN, arg, bench_range(st, 0));
+	struct fixture *f = fixture(st, bm_anon_vma_fork, CHAIN, arg, bench_range(st, 0));
 	while (bench_keep_running(st)) {
 		double t0 = now();
 		struct mm_struct *c = dup_mm(&f->e, f->last);
@@ -140,7 +146,7 @@ static void bm_anon_vma_fork(struct bench_state *st, void *arg)
 /* fork and exit of one more child of a parent that has n already */
 static void bm_fork_sibling(struct bench_state *st, void *arg)
 {
-	struct fixture *f = fixture(st, FAMILY, arg, bench_range(st, 0));
+	struct fixture *f = fixture(st, bm_fork_sibling, FAMILY, arg, bench_range(st, 0));
 	while (bench_keep_running(st)) {
 		double t0 = now();
 		struct mm_struct *c = dup_mm(&f->e, f->parent);
@@ -151,7 +157,7 @@ static void bm_fork_sibling(struct bench_state *st, void *arg)
 
 static void bm_exit_sibling(struct bench_state *st, void *arg)
 {
-	struct fixture *f = fixture(st, FAMILY, arg, bench_range(st, 0));
+	struct fixture *f = fixture(st, bm_exit_sibling, FAMILY, arg, bench_range(st, 0));
 	while (bench_keep_running(st)) {
 		struct mm_struct *c = dup_mm(&f->e, f->parent);
 		handle_mm_fault(&f->e, c, ADDR, true); /* its own COWed page, as the others have */
@@ -163,7 +169,7 @@ static void bm_exit_sibling(struct bench_state *st, void *arg)
 
 static void bm_exit_unlink(struct bench_state *st, void *arg)
 {
-	struct fixture *f = fixture(st, CHAIN, arg, bench_range(st, 0));
+	struct fixture *f = fixture(st, bm_exit_unlink, CHAIN, arg, bench_range(st, 0));
 	while (bench_keep_running(st)) {
 		struct mm_struct *c = dup_mm(&f->e, f->last);
 		double t0 = now();

@@ -26,6 +26,11 @@ int aim7_setup(struct wl_ctx *ctx)
 		return -1;
 	}
 	ctx->shared_len = (size_t)ctx->p.shared_mib << 20;
+	if (ctx->p.family_kib > 0) {
+		size_t share = ((size_t)ctx->p.family_kib << 10) / (size_t)ctx->p.users;
+		share -= share % ctx->page_size;
+		ctx->shared_len = share > ctx->page_size ? share : ctx->page_size;
+	}
 	if (!ctx->shared_len)
 		return 0;
 	ctx->shared = mmap(NULL, ctx->shared_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

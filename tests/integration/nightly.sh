@@ -29,7 +29,7 @@ rc=$?
 grep -q "tiny: no baseline yet" "$tmp/out" || fail "the first night does not say it has no baseline: $(tail -n 5 "$tmp/out")"
 night --junit "$tmp/aa.xml"
 rc=$?
-[[ $rc == 0 ]] || fail "A/A exited $rc: $(grep -E '^regression|nightly' "$tmp/out" | head)"
+[[ $rc == 0 ]] || fail "A/A exited $rc: $(grep -E '^regression|nightly' "$tmp/out" | head -5)"
 grep -q "^nightly: no regression (0 regressions over 3 comparisons)" "$tmp/out" || fail "A/A: $(tail -n 3 "$tmp/out")"
 night --set variant=legacy --junit "$tmp/ab.xml" --markdown "$tmp/ab.md"
 rc=$?
@@ -53,7 +53,7 @@ grep -q '| regression | walkcost | 20 | rmap_vmas_per_walk |' "$tmp/ab.md" || fa
 avc_night=$(sql "$db" "SELECT max(id) FROM runs WHERE config_name = 'tiny-walkcost' AND verdict = 'clean'")
 night
 rc=$?
-[[ $rc == 0 ]] || fail "the night after a regression exited $rc"
+[[ $rc == 0 ]] || fail "the night after a regression exited $rc: $(grep -E '^regression' "$tmp/out" | head -5)"
 grep -q "tiny-walkcost run $avc_night (last nightly)" "$tmp/out" || fail "judged against the regressed night: $(grep 'A = tiny-walkcost' "$tmp/out")"
 grep -q "^0 regressions, 0 improvements" "$tmp/out" || fail "the night after: $(grep 'regressions,' "$tmp/out")"
 
