@@ -79,6 +79,26 @@ int main(void)
 		CHECK(jpm && jpm->value > 0, "%s: jobs_per_min measured", names[i]);
 		ss_free(&ss);
 	}
+	/* family_kib: the family's COW set is the same whatever the users,
+	 * and each user has at least a page of it */
+	const long users[] = { 4, 8, 8 }, family_kib[] = { 1024, 1024, 4 }, want[] = { 256, 256, 8 };
+	for (size_t i = 0; i < 3; i++) {
+		struct sample_set ss = { 0 };
+		wl_params_default(&p);
+		p.users = users[i];
+		p.jobs_per_user = 1;
+		p.family_kib = family_kib[i];
+		p.cow_fraction = 1;
+		p.passes = 1;
+		snprintf(p.mix, sizeof(p.mix), "compute:1"); /* no job of its own COW-writes */
+		int rc = run_capture("reclaim", &p, &ss);
+		const struct sample *cow = ss_find(&ss, "cow_pages_written");
+		CHECK(rc == 0 && cow && cow->value == (double)want[i], "family_kib=%ld over %ld users: %g COW pages, want %ld",
+		      family_kib[i], users[i], cow ? cow->value : -1, want[i]);
+		ss_free(&ss);
+	}
+	CHECK(wl_params_set(&p, "family_kib", "-1", err, sizeof(err)) < 0, "family_kib below 0 refused");
+
 	struct sample_set ss = { 0 };
 	wl_params_default(&p);
 	p.users = 2;
