@@ -4,13 +4,62 @@
  * compare-kernels and `compare --crossover` print it. */
 #include "commands.h"
 #include "crossover.h"
+#include "query.h"
 #include "record.h"
 #include "report.h"
+#include "stats.h"
 
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+
+/* jobs/min at A's measured point nearest its crossing: is B's difference
+ * there more than noise? Welch's test, since it can speak at two
+ * repetitions a side (Mann-Whitney cannot go below p = 0.33 there). */
+static void at_a_crossing(struct db *db, const int64_t runs[2], const char *labels[2], const struct crossover *x)
+{
+	double v[2][64];
+	int n[2];
+	long users = crossover_nearest_point(x);
+	for (int k = 0; k < 2; k++)
+		n[k] = db_point_values(db, runs[k], x->workload, users, "jobs_per_min", v[k], 64);
+	if (n[0] < 1 || n[1] < 1)
+		return;
+	n[0] = n[0] > 64 ? 64 : n[0];
+	n[1] = n[1] > 64 ? 64 : n[1];
+	double a = stats_mean(v[0], n[0]), b = stats_mean(v[1], n[1]);
+	struct welch w;
+	char test[96] = "a test needs two repetitions a side";
+	if (stats_welch(v[0], n[0], v[1], n[1], &w) == 0 && !w.no_variance)
+		snprintf(test, sizeof(test), "Welch t = %.2f, df %.1f, p = %.3g%s", w.t, w.df, w.p,
+			 w.p < 0.05 ? ": significant" : ": not significant at 0.05");
+	printf("jobs/min at %s's crossover point (%s, %ld users): %s %.0f, %s %.0f (%+.0f%%, n = %d and %d); %s\n",
+	       labels[0], x->workload, users, labels[0], a, labels[1], b, a > 0 ? (b - a) / a * 100 : 0, n[0],
+	       n[1], test);
+}
+
+/* B's measured point nearest its crossing: the cause, B against A there. */
+static void at_b_crossing(struct db *db, const int64_t runs[2], const char *labels[2], const struct crossover *y)
+{
+	static const char *const causes[] = { "rmap_vmas_per_walk", "lockstat_anon_vma_wait_ns",
+					      "lockstat_anon_vma_contentions" };
+	long users = crossover_nearest_point(y);
+	for (size_t m = 0; m < sizeof(causes) / sizeof(causes[0]); m++) {
+		double v[2][64];
+		int n[2];
+		for (int k = 0; k < 2; k++)
+			n[k] = db_point_values(db, runs[k], y->workload, users, causes[m], v[k], 64);
+		if (n[0] < 1 || n[1] < 1)
+			continue;
+		double a = stats_mean(v[0], n[0] > 64 ? 64 : n[0]), b = stats_mean(v[1], n[1] > 64 ? 64 : n[1]);
+		char ratio[32] = "no ratio: A's is 0";
+		if (a > 0)
+			snprintf(ratio, sizeof(ratio), "%s/%s = %.1fx", labels[1], labels[0], b / a);
+		printf("at %s's crossover point (%s, %ld users): %s %s %.4g, %s %.4g: %s\n", labels[1], y->workload,
+		       users, causes[m], labels[0], a, labels[1], b, ratio);
+	}
+}
 
 void crossover_report(struct db *db, const char *db_path, const int64_t runs[2], const char *labels[2])
 {
@@ -38,11 +87,13 @@ void crossover_report(struct db *db, const char *db_path, const int64_t runs[2],
 				marked[1] = y->reached && !y->from_first ? y->at_users : 0;
 				have_marks = true;
 			}
-			if (x->reached && y->reached && !x->from_first && !y->from_first)
+			if (x->reached && y->reached && !x->from_first && !y->from_first) {
 				printf("crossover ratio %s: %s at %.0f users, %s at %.0f: %s/%s = %.2f\n", x->workload,
 				       labels[0], x->at_users, labels[1], y->at_users, labels[1], labels[0],
 				       y->at_users / x->at_users);
-			else
+				at_a_crossing(db, runs, labels, x);
+				at_b_crossing(db, runs, labels, y);
+			} else
 				printf("crossover ratio %s: not measured (%s); widen the users sweep\n", x->workload,
 				       !x->reached || !y->reached ? "a side never crossed the line"
 								  : "a side was below the line from its first point");

@@ -32,6 +32,7 @@ static int crossover_point(void *arg, const struct db_users_stat *p)
 		c->at_users = (double)p->users;
 		/* between the last point above the line and this one */
 		c->from_first = !f->prev_users;
+		c->above_users = f->prev_users;
 		if (f->prev_users && f->prev_y > y)
 			c->at_users = (double)f->prev_users + (f->prev_y - CROSSOVER_JPM_PER_USER) / (f->prev_y - y) *
 								      (double)(p->users - f->prev_users);
@@ -60,4 +61,11 @@ void crossover_describe(const struct crossover *c, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%s: not reached up to %ld users (%.1f jobs/min per user there)", c->workload,
 			 c->max_users, c->last_jpm_user);
+}
+
+long crossover_nearest_point(const struct crossover *c)
+{
+	if (c->above_users > 0 && c->at_users - (double)c->above_users < (double)c->first_users - c->at_users)
+		return c->above_users;
+	return c->first_users;
 }

@@ -16,6 +16,7 @@ struct crossover {
 	int reached;          /* a measured point at or below the line */
 	int from_first;       /* already at or below it at the smallest users measured */
 	long first_users;     /* the first such point's users */
+	long above_users;     /* the point before it, above the line (0: none) */
 	double at_users;      /* where the line is crossed, linear between the points around it */
 	long max_users;       /* the largest users measured */
 	double last_jpm_user; /* jobs/min per user there */
@@ -28,5 +29,8 @@ int crossover_find(struct db *db, int64_t run, struct crossover *out, int cap);
 /* "aim7: crossed at 9,712 users (first at or below 10 jobs/min per user:
  * 10,000)" or "aim7: not reached up to 1,024 users (43.1 jobs/min per user there)". */
 void crossover_describe(const struct crossover *c, char *buf, size_t len);
+
+/* The measured point nearest the crossing: first_users or above_users. */
+long crossover_nearest_point(const struct crossover *c);
 
 #endif

@@ -49,6 +49,8 @@ const struct metric_rule metric_rules[] = {
 	{ "child_sys_us", -1, 0.10, false },
 	{ "child_user_us", -1, 0.10, false },
 	{ "*_ns", -1, 0.05, false },
+	/* a rate before a time: pages_read_per_s is not a duration */
+	{ "*_per_s", +1, 0.05, false },
 	{ "*_s", -1, 0.05, false },
 	{ NULL, 0, 0, false },
 };

@@ -59,6 +59,7 @@ for a in "\$@"; do case \$a in users=*) u=\${a#users=} ;; esac; done
 base=\$(cat "$tmp/base")
 echo "metric jobs_per_min_per_user \$((base / u)) jobs/min"
 echo "metric jobs_per_min \$base jobs/min"
+echo "metric rmap_vmas_per_walk \$((base / 100)) vmas"
 SH
 chmod +x "$tmp/xload"
 printf 'users = 10 30 60 120 240\nrepetitions = 1\ncollectors = cpu\nduration_s = 1\n' >"$tmp/x.conf"
@@ -69,6 +70,11 @@ RMAPBENCH_LOAD=$tmp/xload "$BIN" --db "$db" run "$tmp/x.conf" >/dev/null 2>&1 ||
 "$BIN" --db "$db" compare last~1 last --crossover >"$tmp/xc" 2>&1
 grep -qE '^crossover ratio aim7: run-[0-9]+ at 240 users, run-[0-9]+ at 120: run-[0-9]+/run-[0-9]+ = 0\.50$' "$tmp/xc" ||
 	fail "the crossover ratio: $(grep crossover "$tmp/xc")"
+# jobs/min where A crosses, and the cause where B crosses, B against A
+grep -qE "^jobs/min at run-[0-9]+'s crossover point \(aim7, 240 users\): run-[0-9]+ 2400, run-[0-9]+ 1200 \(-50%, n = 1 and 1\); a test needs two repetitions a side$" "$tmp/xc" ||
+	fail "jobs/min at the crossover: $(grep 'crossover point' "$tmp/xc")"
+grep -qE "^at run-[0-9]+'s crossover point \(aim7, 120 users\): rmap_vmas_per_walk run-[0-9]+ 24, run-[0-9]+ 12: run-[0-9]+/run-[0-9]+ = 0\.5x$" "$tmp/xc" ||
+	fail "the cause at B's crossover: $(grep 'crossover point' "$tmp/xc")"
 png=$(sed -n 's/^figure: //p' "$tmp/xc")
 [[ $png == */crossover.png && $(head -c 4 "$png" | od -An -c | tr -d ' ') == "211PNG" ]] || fail "no crossover figure: $png"
 expect 2 "one run a side" "$BIN" --db "$db" compare last~1,last last --crossover

@@ -2,6 +2,7 @@
  * points around the line, per workload, failed points and other runs
  * ignored, "not reached" and "from the first point" said as such. */
 #include "crossover.h"
+#include "metrics.h"
 #include "db.h"
 #include "tap.h"
 
@@ -58,7 +59,17 @@ int main(void)
 	double want = 2000 + 1000 * (10.0 / 14.0);
 	CHECK(c[0].at_users > want - 1e-6 && c[0].at_users < want + 1e-6, "interpolated at %.1f users (%.1f)",
 	      c[0].at_users, want);
+	/* crossed at 2714: the measured point nearest is 3000, not 2000 */
+	CHECK(c[0].above_users == 2000 && crossover_nearest_point(&c[0]) == 3000, "nearest point %ld (above it %ld)",
+	      crossover_nearest_point(&c[0]), c[0].above_users);
+	struct crossover early = c[0];
+	early.at_users = 2400;
+	CHECK(crossover_nearest_point(&early) == 2000, "a crossing at 2400 is nearest 2000");
 	CHECK(!c[1].reached && c[1].max_users == 100 && c[1].last_jpm_user == 90, "cowstorm: not reached");
+	/* which way is better: a rate named *_per_s is not a time named *_s */
+	CHECK(metric_rule("pages_read_per_s")->better == +1 && metric_rule("wall_s")->better == -1 &&
+		      metric_rule("lock_wait_ns")->better == -1,
+	      "pages_read_per_s higher is better, wall_s and lock_wait_ns lower");
 	CHECK(c[2].reached && c[2].from_first && c[2].first_users == 2, "reclaim: below the line from the first point");
 	char line[256];
 	crossover_describe(&c[0], line, sizeof(line));
