@@ -14,20 +14,28 @@
 #include <stdio.h>
 #include <string.h>
 
+#define MAX_REPS 64
+
+/* A metric's values at one point of a run, at most MAX_REPS of them. */
+static int values_at(struct db *db, int64_t run, const char *workload, long users, const char *metric,
+		     double v[MAX_REPS])
+{
+	int n = db_point_values(db, run, workload, users, metric, v, MAX_REPS);
+	return n > MAX_REPS ? MAX_REPS : n;
+}
+
 /* jobs/min at A's measured point nearest its crossing: is B's difference
  * there more than noise? Welch's test, since it can speak at two
  * repetitions a side (Mann-Whitney cannot go below p = 0.33 there). */
 static void at_a_crossing(struct db *db, const int64_t runs[2], const char *labels[2], const struct crossover *x)
 {
-	double v[2][64];
+	double v[2][MAX_REPS];
 	int n[2];
 	long users = crossover_nearest_point(x);
 	for (int k = 0; k < 2; k++)
-		n[k] = db_point_values(db, runs[k], x->workload, users, "jobs_per_min", v[k], 64);
+		n[k] = values_at(db, runs[k], x->workload, users, "jobs_per_min", v[k]);
 	if (n[0] < 1 || n[1] < 1)
 		return;
-	n[0] = n[0] > 64 ? 64 : n[0];
-	n[1] = n[1] > 64 ? 64 : n[1];
 	double a = stats_mean(v[0], n[0]), b = stats_mean(v[1], n[1]);
 	struct welch w;
 	char test[96] = "a test needs two repetitions a side";
@@ -46,13 +54,13 @@ static void at_b_crossing(struct db *db, const int64_t runs[2], const char *labe
 					      "lockstat_anon_vma_contentions" };
 	long users = crossover_nearest_point(y);
 	for (size_t m = 0; m < sizeof(causes) / sizeof(causes[0]); m++) {
-		double v[2][64];
+		double v[2][MAX_REPS];
 		int n[2];
 		for (int k = 0; k < 2; k++)
-			n[k] = db_point_values(db, runs[k], y->workload, users, causes[m], v[k], 64);
+			n[k] = values_at(db, runs[k], y->workload, users, causes[m], v[k]);
 		if (n[0] < 1 || n[1] < 1)
 			continue;
-		double a = stats_mean(v[0], n[0] > 64 ? 64 : n[0]), b = stats_mean(v[1], n[1] > 64 ? 64 : n[1]);
+		double a = stats_mean(v[0], n[0]), b = stats_mean(v[1], n[1]);
 		char ratio[32] = "no ratio: A's is 0";
 		if (a > 0)
 			snprintf(ratio, sizeof(ratio), "%s/%s = %.1fx", labels[1], labels[0], b / a);
