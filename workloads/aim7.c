@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <sys/mman.h>
 
 static struct mix mix;
 
@@ -33,12 +32,12 @@ int aim7_setup(struct wl_ctx *ctx)
 	}
 	if (!ctx->shared_len)
 		return 0;
-	ctx->shared = mmap(NULL, ctx->shared_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (ctx->shared == MAP_FAILED) {
+	ctx->shared = wl_map(ctx, ctx->shared_len);
+	if (!ctx->shared) {
 		perror("rmapbench-load: mmap shared region");
 		return -1;
 	}
-	wl_touch(ctx->shared, ctx->shared_len, ctx->page_size, 1);
+	wl_touch(ctx, ctx->shared, ctx->shared_len, 1);
 	return 0;
 }
 
@@ -57,7 +56,7 @@ static uint64_t cow_write(const struct wl_ctx *ctx, unsigned *rnd, long n, unsig
 	size_t pages = span / pg, first = wl_rand(rnd) % pages;
 	uint64_t done = 0;
 	for (long i = 0; i < n; i++, done++)
-		ctx->shared[((first + (size_t)i) % pages) * pg] = (char)v;
+		wl_write(ctx, ctx->shared + ((first + (size_t)i) % pages) * pg, v);
 	return done;
 }
 
@@ -83,15 +82,15 @@ int aim7_task(struct wl_ctx *ctx, struct wl_slot *slot, unsigned *rnd, enum task
 		size_t len = (size_t)ctx->p.private_mib << 20;
 		if (!len)
 			return 0;
-		char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED)
+		char *p = wl_map(ctx, len);
+		if (!p)
 			return errno;
-		wl_touch(p, len, ctx->page_size, 4);
-		munmap(p, len);
+		wl_touch(ctx, p, len, 4);
+		wl_unmap(ctx, p, len);
 		return 0;
 	}
 	case TASK_COMPUTE:
-		wl_compute(ctx->p.compute_iters);
+		wl_compute(ctx, ctx->p.compute_iters);
 		return 0;
 	}
 	return EINVAL;

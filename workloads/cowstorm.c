@@ -8,7 +8,7 @@
 static void cow_all(const struct wl_ctx *ctx, unsigned arg)
 {
 	size_t span = (size_t)((double)ctx->shared_len * ctx->p.cow_fraction);
-	wl_touch(ctx->shared, span, ctx->page_size, (unsigned char)arg);
+	wl_touch(ctx, ctx->shared, span, (unsigned char)arg);
 }
 
 static int cowstorm_user(struct wl_ctx *ctx, int id, struct wl_slot *slot)

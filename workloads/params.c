@@ -21,7 +21,7 @@ struct pdesc {
 #define PD(k, lo, hi) { #k, P_DOUBLE, offsetof(struct wl_params, k), lo, hi }
 
 static const struct pdesc pdescs[] = {
-	PL(users, 1, 30000),
+	PL(users, 1, 1000000), /* native runs: WL_NATIVE_MAX_USERS */
 	PD(duration_s, 0, 86400),
 	PL(jobs_per_user, 1, 100000000),
 	PL(shared_mib, 0, 65536),

@@ -20,11 +20,11 @@ static int reclaim_user(struct wl_ctx *ctx, int id, struct wl_slot *slot)
 {
 	unsigned rnd = ctx->p.seed * 2246822519u + (unsigned)id + 1;
 	size_t span = (size_t)((double)ctx->shared_len * ctx->p.cow_fraction);
-	wl_touch(ctx->shared, span, ctx->page_size, 5);
+	wl_touch(ctx, ctx->shared, span, 5);
 	slot->cow_pages += span / ctx->page_size;
 	while (!wl_should_stop(ctx, slot)) {
 		for (long pass = 0; pass < ctx->p.passes; pass++) {
-			wl_read(ctx->shared, ctx->shared_len, ctx->page_size);
+			wl_read(ctx, ctx->shared, ctx->shared_len);
 			slot->pages_read += ctx->shared_len / ctx->page_size;
 		}
 		int err = aim7_task(ctx, slot, &rnd, mix_pick(&mix, &rnd));

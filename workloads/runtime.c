@@ -75,25 +75,43 @@ unsigned wl_rand(unsigned *s)
 	return *s = x;
 }
 
-void wl_touch(char *p, size_t len, size_t page, unsigned char v)
+char *wl_map(const struct wl_ctx *ctx, size_t len)
 {
-	for (size_t off = 0; off < len; off += page)
-		((volatile char *)p)[off] = (char)v;
+	return ctx->be->map(ctx, len);
 }
 
-uint64_t wl_read(const char *p, size_t len, size_t page)
+void wl_unmap(const struct wl_ctx *ctx, char *p, size_t len)
+{
+	ctx->be->unmap(ctx, p, len);
+}
+
+void wl_write(const struct wl_ctx *ctx, char *p, unsigned char v)
+{
+	ctx->be->write(ctx, p, v);
+}
+
+void wl_touch(const struct wl_ctx *ctx, char *p, size_t len, unsigned char v)
+{
+	for (size_t off = 0; off < len; off += ctx->page_size)
+		ctx->be->write(ctx, p + off, v);
+}
+
+uint64_t wl_read(const struct wl_ctx *ctx, const char *p, size_t len)
 {
 	uint64_t sum = 0;
-	for (size_t off = 0; off < len; off += page)
-		sum += (unsigned char)((const volatile char *)p)[off];
+	for (size_t off = 0; off < len; off += ctx->page_size)
+		sum += ctx->be->read(ctx, p + off);
 	return sum;
 }
 
-void wl_compute(long iters)
+void wl_compute(const struct wl_ctx *ctx, long iters)
 {
-	volatile double x = 1.0;
-	for (long i = 0; i < iters; i++)
-		x = x * 1.0000001 + 0.5 / (x + 1.0);
+	ctx->be->compute(ctx, iters);
+}
+
+int wl_fork_child(const struct wl_ctx *ctx, void (*fn)(const struct wl_ctx *, unsigned), unsigned arg)
+{
+	return ctx->be->fork_child(ctx, fn, arg);
 }
 
 int wl_should_stop(const struct wl_ctx *ctx, const struct wl_slot *slot)
@@ -123,7 +141,40 @@ static void oom_first(void)
 	}
 }
 
-int wl_fork_child(const struct wl_ctx *ctx, void (*fn)(const struct wl_ctx *, unsigned), unsigned arg)
+static char *native_map(const struct wl_ctx *ctx, size_t len)
+{
+	(void)ctx;
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void native_unmap(const struct wl_ctx *ctx, char *p, size_t len)
+{
+	(void)ctx;
+	munmap(p, len);
+}
+
+static void native_write(const struct wl_ctx *ctx, char *p, unsigned char v)
+{
+	(void)ctx;
+	*(volatile char *)p = (char)v;
+}
+
+static unsigned char native_read(const struct wl_ctx *ctx, const char *p)
+{
+	(void)ctx;
+	return (unsigned char)*(const volatile char *)p;
+}
+
+static void native_compute(const struct wl_ctx *ctx, long iters)
+{
+	(void)ctx;
+	volatile double x = 1.0;
+	for (long i = 0; i < iters; i++)
+		x = x * 1.0000001 + 0.5 / (x + 1.0);
+}
+
+static int native_fork_child(const struct wl_ctx *ctx, void (*fn)(const struct wl_ctx *, unsigned), unsigned arg)
 {
 	pid_t parent = getpid();
 	pid_t pid = fork();
@@ -141,6 +192,16 @@ int wl_fork_child(const struct wl_ctx *ctx, void (*fn)(const struct wl_ctx *, un
 	}
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : ECHILD;
 }
+
+const struct wl_backend wl_native = {
+	.name = "native",
+	.map = native_map,
+	.unmap = native_unmap,
+	.write = native_write,
+	.read = native_read,
+	.fork_child = native_fork_child,
+	.compute = native_compute,
+};
 
 static void user_main(const struct workload *w, struct wl_ctx *ctx, int id, int gate, pid_t parent)
 {
@@ -187,7 +248,7 @@ static long find_user(const pid_t *pids, long n, pid_t pid)
 	return -1;
 }
 
-static void report(const struct workload *w, const struct wl_ctx *ctx, double wall)
+void wl_report(const struct workload *w, const struct wl_ctx *ctx, double wall)
 {
 	const struct wl_params *p = &ctx->p;
 	uint64_t jobs = 0, forks = 0, cow = 0, failed = 0;
@@ -237,7 +298,12 @@ static void report(const struct workload *w, const struct wl_ctx *ctx, double wa
 
 int wl_run(const struct workload *w, struct wl_params *p)
 {
-	struct wl_ctx ctx = { .p = *p, .page_size = (size_t)sysconf(_SC_PAGESIZE) };
+	if (p->users > WL_NATIVE_MAX_USERS) {
+		fprintf(stderr, "rmapbench-load: users=%ld: a native run takes at most %d (a process each; pid_max)\n",
+			p->users, WL_NATIVE_MAX_USERS);
+		return 2;
+	}
+	struct wl_ctx ctx = { .p = *p, .be = &wl_native, .page_size = (size_t)sysconf(_SC_PAGESIZE) };
 	size_t slots_len = sizeof(struct wl_slot) * (size_t)p->users + 4096;
 	void *shm = mmap(NULL, slots_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shm == MAP_FAILED) {
@@ -345,7 +411,7 @@ int wl_run(const struct workload *w, struct wl_params *p)
 		fprintf(stderr, "rmapbench-load: terminated, users stopped\n");
 		return 130;
 	}
-	report(w, &ctx, last_exit - t0);
+	wl_report(w, &ctx, last_exit - t0);
 	fflush(stdout);
 	free(pids);
 	return 0;

@@ -5,6 +5,9 @@
  * point). The runtime owns everything that can take a machine down: forking
  * the users, the start barrier, the death-signal chain, the watchdog and the
  * reaping. The same binary runs on the host and, statically linked, in guests.
+ * A workload touches memory only through the wl_ helpers below, which go
+ * to a backend: natively (runtime.c) to syscalls, loads and stores; in the
+ * simulator (sim/backend.c) to the userspace rmap engine, in virtual time.
  */
 #ifndef RMAPBENCH_WORKLOAD_H
 #define RMAPBENCH_WORKLOAD_H
@@ -47,8 +50,27 @@ struct wl_slot {
 	char pad[256 - 7 * 8 - 2 * 4];
 };
 
+struct wl_ctx;
+
+/* Where a workload's operations go. Addresses are the backend's own: real
+ * pointers natively, engine addresses (never dereferenced) in the
+ * simulator. The engine has no contents, so a read returns 0 there. */
+struct wl_backend {
+	const char *name;
+	char *(*map)(const struct wl_ctx *ctx, size_t len); /* NULL, errno set */
+	void (*unmap)(const struct wl_ctx *ctx, char *addr, size_t len);
+	void (*write)(const struct wl_ctx *ctx, char *addr, unsigned char v);
+	unsigned char (*read)(const struct wl_ctx *ctx, const char *addr);
+	/* runs fn in a child process that exits after it; waits for it */
+	int (*fork_child)(const struct wl_ctx *ctx, void (*fn)(const struct wl_ctx *, unsigned), unsigned arg);
+	void (*compute)(const struct wl_ctx *ctx, long iters);
+	void *priv;
+};
+extern const struct wl_backend wl_native;
+
 struct wl_ctx {
 	struct wl_params p;
+	const struct wl_backend *be;
 	char *shared;          /* shared_mib, touched, MAP_PRIVATE: forks COW it */
 	size_t shared_len;
 	struct wl_slot *slots; /* MAP_SHARED, users entries */
@@ -77,16 +99,24 @@ const struct workload *workload_find(const char *name);
 void wl_metric(const char *name, double value, const char *unit);
 void wl_unavailable(const char *name, const char *reason);
 
-/* Helpers shared by workload bodies. */
+/* Helpers shared by workload bodies: the only way they reach memory. */
 int wl_should_stop(const struct wl_ctx *ctx, const struct wl_slot *slot);
-void wl_touch(char *p, size_t len, size_t page, unsigned char v);
-uint64_t wl_read(const char *p, size_t len, size_t page);
+char *wl_map(const struct wl_ctx *ctx, size_t len);
+void wl_unmap(const struct wl_ctx *ctx, char *p, size_t len);
+void wl_write(const struct wl_ctx *ctx, char *p, unsigned char v);
+void wl_touch(const struct wl_ctx *ctx, char *p, size_t len, unsigned char v); /* a write per page */
+uint64_t wl_read(const struct wl_ctx *ctx, const char *p, size_t len);         /* a read per page */
 int wl_fork_child(const struct wl_ctx *ctx, void (*fn)(const struct wl_ctx *, unsigned), unsigned arg);
 unsigned wl_rand(unsigned *state);
-void wl_compute(long iters);
+void wl_compute(const struct wl_ctx *ctx, long iters);
 
-/* The runtime: returns the process exit status. */
+/* The native runtime: returns the process exit status. It forks a process
+ * per user, so it takes at most WL_NATIVE_MAX_USERS (pid_max is 32768 on a
+ * default kernel); the simulator takes wl_params' whole range. */
+#define WL_NATIVE_MAX_USERS 30000
 int wl_run(const struct workload *w, struct wl_params *p);
+/* The metrics of a finished point, from the slots (both runtimes). */
+void wl_report(const struct workload *w, const struct wl_ctx *ctx, double wall_s);
 int wl_params_set(struct wl_params *p, const char *key, const char *val, char *err, size_t errlen);
 void wl_params_default(struct wl_params *p);
 

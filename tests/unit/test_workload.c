@@ -43,7 +43,17 @@ int main(void)
 	wl_params_default(&p);
 	CHECK(wl_params_set(&p, "users", "12", err, sizeof(err)) == 0 && p.users == 12, "users set");
 	CHECK(wl_params_set(&p, "users", "0", err, sizeof(err)) < 0 && strstr(err, "outside"), "users 0: %s", err);
-	CHECK(wl_params_set(&p, "users", "30001", err, sizeof(err)) < 0, "users above 30000 refused");
+	CHECK(wl_params_set(&p, "users", "1000001", err, sizeof(err)) < 0, "users above a million refused");
+	{
+		/* the simulator takes 40,000 users; a native run forks each one */
+		struct wl_params big;
+		wl_params_default(&big);
+		CHECK(wl_params_set(&big, "users", "40000", err, sizeof(err)) == 0, "users 40000 is a parameter");
+		struct sample_set ss = { 0 };
+		CHECK(run_capture("forkstorm", &big, &ss) == 2 && ss.n == 0,
+		      "a native run of 40000 users is refused before it forks");
+		ss_free(&ss);
+	}
 	CHECK(wl_params_set(&p, "shared_mib", "1.5", err, sizeof(err)) < 0 && strstr(err, "not an integer"),
 	      "integer parameters refuse fractions: %s", err);
 	CHECK(wl_params_set(&p, "nope", "1", err, sizeof(err)) < 0 && strstr(err, "unknown parameter 'nope'"),
