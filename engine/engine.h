@@ -25,6 +25,8 @@
 struct engine_lock {
 	pthread_rwlock_t rw;
 	uint64_t acquisitions, contentions, wait_ns, hold_ns, t_acquired;
+	/* sim/'s virtual time: when the writer, and the last reader, let go */
+	double vt_write_free, vt_read_free;
 };
 
 struct lock_totals {
@@ -55,6 +57,8 @@ struct pte {
 	unsigned long addr;        /* 0 = empty slot (address 0 is never mapped) */
 	struct page *page;
 	bool swap;                 /* a swap entry for page, not a present pte */
+	bool young;                /* the accessed bit: set by a fault or an access,
+				    * tested and cleared by page_referenced */
 };
 
 struct mm_struct {
@@ -187,6 +191,11 @@ struct engine {
 	 * quarantine. */
 	bool no_quarantine;
 	struct walk_stats ws;
+	uint64_t nr_mapped_pages; /* pages with a present pte: the resident anon memory */
+	/* Called at each anon_vma lock taken (shared: a walk's read side),
+	 * for a caller that charges lock hold time (sim/, virtual time). */
+	void (*lock_hook)(void *arg, struct anon_vma *av, bool shared);
+	void *lock_hook_arg;
 	struct fault *faults;
 	size_t nfaults, cap_faults, faults_dropped;
 	char history[16][96];     /* the last operations, for fault reports */

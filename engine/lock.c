@@ -53,7 +53,8 @@ static void lock_release(struct engine_lock *l, uint64_t acquired)
 
 void anon_vma_lock(struct engine *e, struct anon_vma *av)
 {
-	(void)e;
+	if (e->lock_hook)
+		e->lock_hook(e->lock_hook_arg, av, false);
 	av->lock.t_acquired = lock_acquire(&av->lock, pthread_rwlock_trywrlock, pthread_rwlock_wrlock);
 }
 
@@ -69,7 +70,8 @@ static _Thread_local uint64_t read_acquired;
 
 void anon_vma_down_read(struct engine *e, struct anon_vma *av)
 {
-	(void)e;
+	if (e->lock_hook)
+		e->lock_hook(e->lock_hook_arg, av, true);
 	read_acquired = lock_acquire(&av->lock, pthread_rwlock_tryrdlock, pthread_rwlock_rdlock);
 }
 

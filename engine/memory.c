@@ -70,8 +70,8 @@ static void __zap_range(struct engine *e, struct mm_struct *mm, unsigned long st
 				struct page *pg = p->page;
 				if (p->swap)
 					pg->swapcount--;
-				else
-					pg->mapcount--;
+				else if (--pg->mapcount == 0)
+					e->nr_mapped_pages--;
 				pte_clear(mm, p->addr);
 				free_page_if_unused(e, pg);
 				i--; /* the deletion may have shifted another entry here */
@@ -86,8 +86,8 @@ static void __zap_range(struct engine *e, struct mm_struct *mm, unsigned long st
 		struct page *pg = p->page;
 		if (p->swap)
 			pg->swapcount--;
-		else
-			pg->mapcount--;
+		else if (--pg->mapcount == 0)
+			e->nr_mapped_pages--;
 		pte_clear(mm, a);
 		free_page_if_unused(e, pg);
 	}
@@ -109,6 +109,8 @@ static int do_anonymous_page(struct engine *e, struct vm_area_struct *vma, unsig
 	struct pte *pte = pte_install(e, vma->vm_mm, address);
 	pte->page = page;
 	pte->swap = false;
+	pte->young = true;
+	e->nr_mapped_pages++;
 	return 0;
 }
 
@@ -120,6 +122,7 @@ static int do_wp_page(struct engine *e, struct vm_area_struct *vma, unsigned lon
 	if (old->mapcount + old->swapcount <= 1) {
 		if (e->ops->page_move_anon_rmap)
 			e->ops->page_move_anon_rmap(e, old, vma);
+		pte->young = true;
 		return 0;
 	}
 	struct page *new = page_alloc(e); /* anon_vma_prepare: done by handle_mm_fault */
@@ -128,7 +131,10 @@ static int do_wp_page(struct engine *e, struct vm_area_struct *vma, unsigned lon
 	e->ops->page_add_new_anon_rmap(e, new, vma, address);
 	pte = pte_lookup(vma->vm_mm, address); /* prepare may not move it, but be exact */
 	pte->page = new;
-	old->mapcount--; /* page_remove_rmap */
+	pte->young = true;
+	e->nr_mapped_pages++;
+	if (--old->mapcount == 0) /* page_remove_rmap */
+		e->nr_mapped_pages--;
 	free_page_if_unused(e, old);
 	return 0;
 }
@@ -139,6 +145,9 @@ static int do_swap_page(struct engine *e, struct vm_area_struct *vma, unsigned l
 	struct page *page = pte->page;
 	bool exclusive = page->mapcount + page->swapcount == 1; /* reuse_swap_page before mapping */
 	pte->swap = false;
+	pte->young = true;
+	if (page->mapcount == 0)
+		e->nr_mapped_pages++;
 	e->ops->page_add_anon_rmap(e, page, vma, address);
 	page->swapcount--; /* swap_free */
 	if (write && !exclusive)
@@ -179,6 +188,7 @@ static void copy_one(struct engine *e, struct mm_struct *dst, struct mm_struct *
 		struct pte *d = pte_install(e, dst, a);
 		d->page = page;
 		d->swap = swap;
+		d->young = false; /* copy_present_pte: the child's pte starts old */
 		if (swap)
 			page->swapcount++;
 		else

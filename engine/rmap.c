@@ -62,7 +62,9 @@ static bool page_referenced_one(struct engine *e, struct page *page, struct vm_a
 	struct referenced_arg *ra = arg;
 	struct pte *pte = pte_lookup(vma->vm_mm, address);
 	if (pte && !pte->swap && pte->page == page) {
-		ra->referenced++;
+		if (pte->young) /* ptep_clear_flush_young */
+			ra->referenced++;
+		pte->young = false;
 		ra->mapcount--;
 	}
 	return ra->mapcount > 0; /* every mapping found: stop, as the kernel does */
@@ -83,12 +85,12 @@ int page_referenced(struct engine *e, struct page *page)
 static bool try_to_unmap_one(struct engine *e, struct page *page, struct vm_area_struct *vma, unsigned long address,
 			     void *arg)
 {
-	(void)e;
 	(void)arg;
 	struct pte *pte = pte_lookup(vma->vm_mm, address);
 	if (pte && !pte->swap && pte->page == page) {
 		pte->swap = true; /* the pte becomes a swap entry; the page stays in swap cache */
-		page->mapcount--;
+		if (--page->mapcount == 0)
+			e->nr_mapped_pages--;
 		page->swapcount++;
 	}
 	return page->mapcount > 0;
