@@ -28,19 +28,20 @@ B       := build
 GEN     := $(B)/gen
 
 # folder: the folders it may include from (besides itself)
-LAYERS := lib db collect workloads engine kernels kernels/agent \
+LAYERS := lib db collect workloads engine sim kernels kernels/agent \
 	  harness/run harness/compare harness/report harness/cli bench
 LAYER_INC_lib             :=
 LAYER_INC_db              := lib $(GEN)
 LAYER_INC_collect         := lib
 LAYER_INC_workloads       :=
 LAYER_INC_engine          :=
+LAYER_INC_sim             := workloads engine
 LAYER_INC_kernels         := lib
 LAYER_INC_kernels/agent   := kernels collect lib
-LAYER_INC_harness/run     := workloads engine kernels collect db lib $(GEN)
+LAYER_INC_harness/run     := sim workloads engine kernels collect db lib $(GEN)
 LAYER_INC_harness/compare := db lib
 LAYER_INC_harness/report  := harness/compare db lib
-LAYER_INC_harness/cli     := harness/report harness/compare harness/run workloads engine kernels collect db lib $(GEN)
+LAYER_INC_harness/cli     := harness/report harness/compare harness/run sim workloads engine kernels collect db lib $(GEN)
 LAYER_INC_bench           := engine lib $(GEN)
 
 LIBS    := -lsqlite3 -lpfm -lgsl -lgslcblas -lz -lm -pthread
@@ -62,9 +63,9 @@ $(shell f=$(GEN)/flags.asan; t='$(CC) $(CSTD) $(WARN) $(CFLAGS) $(SAN)'; \
 	[ "$$(cat $$f 2>/dev/null)" = "$$t" ] || echo "$$t" > $$f)
 
 srcs = $(wildcard $(1)/*.c)
-# A layer's library: every .c of its folder (workloads less its main.c,
+# A layer's library: every .c of its folder (workloads and sim less their main.c,
 # kernels/agent is a program of its own, not a library).
-lib_srcs = $(filter-out workloads/main.c,$(call srcs,$(1)))
+lib_srcs = $(filter-out workloads/main.c sim/main.c,$(call srcs,$(1)))
 libname = $(subst /,-,$(1))
 
 # objects and libraries, per build flavour: rel (build/obj) and asan (build/asan/obj)
@@ -94,12 +95,12 @@ endef
 $(foreach L,$(LAYERS),$(eval $(call LAYER_RULES,$(L))))
 
 # What the CLI links, top layer first (static libraries resolve downwards).
-CLI_LAYERS := harness/report harness/compare harness/run kernels engine workloads collect db lib
+CLI_LAYERS := harness/report harness/compare harness/run kernels sim engine workloads collect db lib
 cli_libs = $(foreach L,$(CLI_LAYERS),$(call alib,$(L),$(1)))
 
 .PHONY: all deps test test-kernels check-10k fuzz clean help print-layers
 
-all: $(B)/rmapbench $(B)/rmapbench-load $(B)/rmapbench-agent $(B)/rmapbench-bench
+all: $(B)/rmapbench $(B)/rmapbench-load $(B)/rmapbench-sim $(B)/rmapbench-agent $(B)/rmapbench-bench
 
 help:
 	@echo "make              build the CLI, the static workload binary and the benchmarks"
@@ -133,6 +134,14 @@ $(B)/rmapbench-load: $(B)/obj/workloads/main.o $(call alib,workloads,obj)
 
 $(B)/asan/rmapbench-load: $(B)/asan/obj/workloads/main.o $(call alib,workloads,asan/obj)
 	$(CC) $(SAN) -o $@ $^ -lm
+
+# The engine target's simulator: the workloads on the engine, in virtual time.
+$(B)/rmapbench-sim: $(B)/obj/sim/main.o $(call alib,sim,obj) $(call alib,engine,obj) $(call alib,workloads,obj)
+	$(CC) $(HARDLD) -o $@ $^ -lm -pthread
+
+$(B)/asan/rmapbench-sim: $(B)/asan/obj/sim/main.o $(call alib,sim,asan/obj) $(call alib,engine,asan/obj) \
+			 $(call alib,workloads,asan/obj)
+	$(CC) $(SAN) -o $@ $^ -lm -pthread
 
 # The guest agent: static, with the harness's own collectors inside.
 $(B)/rmapbench-agent: $(call obj,$(call srcs,kernels/agent),obj) $(call alib,kernels,obj) $(call alib,collect,obj) \
@@ -182,7 +191,7 @@ $(B)/fuzz/%_fuzzer: tests/fuzz/%_fuzzer.c tests/fuzz/fuzz.h $(call cli_libs,fuzz
 # anything compiles.
 test:
 	@scripts/deps.sh --test
-	@$(MAKE) --no-print-directory -s all $(B)/asan/rmapbench $(B)/asan/rmapbench-load $(UNIT_BIN) $(B)/fuzz/trace_fuzzer \
+	@$(MAKE) --no-print-directory -s all $(B)/asan/rmapbench $(B)/asan/rmapbench-load $(B)/asan/rmapbench-sim $(UNIT_BIN) $(B)/fuzz/trace_fuzzer \
 		$(PARSER_FUZZ_BIN) $(B)/tests/tsan_threads
 	@tests/run-all.sh $(UNIT_BIN) $(B)/tests/tsan_threads
 

@@ -3,6 +3,7 @@
 #include "collector.h"
 #include "engine.h"
 #include "external.h"
+#include "sim.h"
 #include "workload.h"
 
 #include <errno.h>
@@ -15,7 +16,7 @@
 
 #define CONFIG_MAX_BYTES (1 << 20)
 
-static const char *const known_targets[] = { "host", "vm", NULL };
+static const char *const known_targets[] = { "host", "vm", "engine", NULL };
 static const char *const known_accels[] = { "auto", "kvm", "tcg", NULL };
 
 void config_defaults(struct config *c)
@@ -178,7 +179,7 @@ static int set_users(struct config *c, char *val, char *err, size_t errlen)
 		return -1;
 	}
 	for (int i = 0; i < n; i++)
-		if (parse_long(tok[i], 1, 30000, &c->users[i], err, errlen) < 0)
+		if (parse_long(tok[i], 1, 1000000, &c->users[i], err, errlen) < 0)
 			return -1;
 	c->n_users = n;
 	return 0;
@@ -312,11 +313,15 @@ static const struct key {
 
 static int set_param(struct config *c, const char *key, char *val, char *err, size_t errlen)
 {
-	/* A workload parameter: checked by the workloads' own table. */
+	/* A workload parameter, or the simulated machine's (sim_*): checked
+	 * by their own tables. */
 	struct wl_params probe;
+	struct sim_params sprobe;
 	char why[200];
 	wl_params_default(&probe);
-	if (wl_params_set(&probe, key, val, why, sizeof(why)) < 0) {
+	sim_params_default(&sprobe);
+	if (sim_param_known(key) ? sim_params_set(&sprobe, key, val, why, sizeof(why)) < 0
+				 : wl_params_set(&probe, key, val, why, sizeof(why)) < 0) {
 		size_t kl = strlen(key);
 		if (!strncmp(why, "unknown parameter", 17))
 			snprintf(err, errlen, "unknown key '%s'", key);
@@ -517,6 +522,21 @@ int config_set(struct config *c, const char *kv, char *err, size_t errlen)
 	return 0;
 }
 
+/* What only the whole config can say: a host or vm point forks a process
+ * per user, so their users stop below pid_max; the engine's do not. */
+static int config_check(const struct config *c, char *err, size_t errlen)
+{
+	if (!strcmp(c->target, "engine"))
+		return 0;
+	for (int i = 0; i < c->n_users; i++)
+		if (c->users[i] > WL_NATIVE_MAX_USERS) {
+			snprintf(err, errlen, "%s: users: %ld is above %d, the most a %s point forks (pid_max); "
+				 "target = engine takes up to 1000000", c->path, c->users[i], WL_NATIVE_MAX_USERS, c->target);
+			return -1;
+		}
+	return 0;
+}
+
 int config_load_set(struct config *c, const char *path, const char *const *sets, int nsets, char *err, size_t errlen)
 {
 	config_defaults(c);
@@ -525,7 +545,7 @@ int config_load_set(struct config *c, const char *path, const char *const *sets,
 	for (int i = 0; i < nsets; i++)
 		if (config_set(c, sets[i], err, errlen) < 0)
 			return -1;
-	return 0;
+	return config_check(c, err, errlen);
 }
 
 int config_has_collector(const struct config *c, const char *name)

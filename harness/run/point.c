@@ -12,6 +12,7 @@
 #include "progress.h"
 #include "sandbox.h"
 #include "signals.h"
+#include "sim.h"
 #include "stressng.h"
 #include "util.h"
 
@@ -44,8 +45,22 @@ int point_argv(const struct point_env *env, const struct point_spec *ps, char **
 	snprintf(store[s], POINT_ARG_LEN, "users=%ld", ps->users);
 	argv[n++] = store[s++];
 	used += (size_t)snprintf(params + used, plen - used, "users=%ld", ps->users);
-	int has_max = 0;
+	int has_max = 0, engine = !strcmp(cfg->target, "engine");
+	if (engine) { /* the simulator's design, and the kernel's walk cost unless the config sets one */
+		snprintf(store[s], POINT_ARG_LEN, "variant=%s", cfg->variant);
+		argv[n++] = store[s];
+		used += (size_t)snprintf(params + used, plen - used, " %s", store[s]);
+		s++;
+		if (!config_param(cfg, "sim_vma_ns")) {
+			snprintf(store[s], POINT_ARG_LEN, "sim_vma_ns=%.3f", env->vma_ns);
+			argv[n++] = store[s];
+			used += (size_t)snprintf(params + used, plen - used, " %s", store[s]);
+			s++;
+		}
+	}
 	for (int i = 0; i < cfg->n_params && n < POINT_MAX_ARGS - 3; i++) {
+		if (!engine && sim_param_known(cfg->params[i][0]))
+			continue; /* the machine model's: nothing to a real kernel */
 		snprintf(store[s], POINT_ARG_LEN, "%s=%s", cfg->params[i][0], cfg->params[i][1]);
 		has_max |= !strcmp(cfg->params[i][0], "max_s");
 		argv[n++] = store[s];
@@ -168,7 +183,9 @@ int point_run(const struct point_env *env, const struct point_spec *ps, struct p
 	struct coll_ctx cctx[8];
 	const struct collector *used[8];
 	int nc = 0;
-	for (int i = 0; collectors[i]; i++) {
+	/* On the engine target the simulator reports its machine's figures:
+	 * the host's collectors would measure the simulator itself. */
+	for (int i = 0; collectors[i] && strcmp(cfg->target, "engine"); i++) {
 		if (!config_has_collector(cfg, collectors[i]->name))
 			continue;
 		used[nc] = collectors[i];
@@ -241,6 +258,8 @@ int point_run(const struct point_env *env, const struct point_spec *ps, struct p
 	if (companion_stop(&comp, &out->ss) < 0 && !killed)
 		snprintf(out->error, sizeof(out->error), "%s", comp.why);
 	sandbox_report(&sb, &out->ss);
+	if (env->vma_ns_source && !config_param(cfg, "sim_vma_ns"))
+		ss_attr(&out->ss, "sim_vma_ns_source", "%s", env->vma_ns_source);
 	int left = sandbox_kill_all(&sb);
 	if (left)
 		ss_attr(&out->ss, "processes_left", "%d survived SIGKILL in the cgroup", left);

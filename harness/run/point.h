@@ -21,6 +21,10 @@ struct point_env {
 	struct progress *pg;
 	const struct kernel_info *kernel; /* target vm */
 	const char *agent_path;           /* the guest agent binary (vm) */
+	/* target engine: one VMA's walk cost when the config sets none, and
+	 * where it came from (results/walk-calibration.tsv) */
+	double vma_ns;
+	const char *vma_ns_source;
 };
 
 struct point_out {

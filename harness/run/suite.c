@@ -2,6 +2,7 @@
  * run does not line up with one users count), runs each point and records
  * it in one transaction. */
 #include "suite.h"
+#include "walk_calib.h"
 #include "db.h"
 #include "external.h"
 #include "kernel.h"
@@ -103,11 +104,33 @@ int run_suite(struct config *cfg, const char *db_path, struct suite_result *res)
 {
 	memset(res, 0, sizeof(*res));
 	char load[PATH_MAX], agent[PATH_MAX], err[1200];
-	if (rb_sibling_binary("RMAPBENCH_LOAD", "rmapbench-load", load, sizeof(load)) < 0) {
+	int vm = !strcmp(cfg->target, "vm"), engine = !strcmp(cfg->target, "engine");
+	/* the engine target's points are the simulator's, with the same protocol */
+	if (engine ? rb_sibling_binary("RMAPBENCH_SIM", "rmapbench-sim", load, sizeof(load)) < 0
+		   : rb_sibling_binary("RMAPBENCH_LOAD", "rmapbench-load", load, sizeof(load)) < 0) {
 		rb_error("workload binary %s is missing or not executable (run 'make')", load);
 		return 1;
 	}
-	int vm = !strcmp(cfg->target, "vm");
+	for (int i = 0; engine && i < cfg->n_workloads; i++)
+		if (external_workload_find(cfg->workloads[i])) {
+			rb_error("%s: %s is not ours: target engine runs our workloads only", cfg->path, cfg->workloads[i]);
+			return 1;
+		}
+	/* The engine's clock charges each VMA a walk visits what it costs this
+	 * kernel: measured by calibrate-walk, never a number of ours. */
+	struct walk_calib wc = { 0 };
+	char wc_source[400] = "";
+	if (engine && !config_param(cfg, "sim_vma_ns")) {
+		char path[PATH_MAX];
+		results_path(db_path, WALK_CALIB_FILE, path, sizeof(path));
+		if (walk_calib_load(path, &wc, err, sizeof(err)) < 0) {
+			rb_error("%s: target engine needs the running kernel's walk cost: %s (run 'rmapbench "
+				 "calibrate-walk' as root, about 25 s, or set sim_vma_ns)",
+				 cfg->path, err);
+			return 1;
+		}
+		snprintf(wc_source, sizeof(wc_source), "%s: %.1f ns, measured on %s", path, wc.vma_ns, wc.release);
+	}
 	struct kernel_info kernel;
 	if (vm) {
 		if (rb_sibling_binary("RMAPBENCH_AGENT", "rmapbench-agent", agent, sizeof(agent)) < 0) {
@@ -165,7 +188,8 @@ int run_suite(struct config *cfg, const char *db_path, struct suite_result *res)
 
 	struct run_here here;
 	char cfghash[64];
-	run_here_init(&here, cfg->target, NULL, cfg->name[0] ? cfg->name : "unnamed", cfg->text ? cfg->text : "");
+	run_here_init(&here, cfg->target, engine ? cfg->variant : NULL, cfg->name[0] ? cfg->name : "unnamed",
+		      cfg->text ? cfg->text : "");
 	kernel_config_hash(here.u.release, cfghash, sizeof(cfghash));
 	struct run_meta m = here.m;
 	m.tag = cfg->tag[0] ? cfg->tag : NULL;
@@ -206,7 +230,8 @@ int run_suite(struct config *cfg, const char *db_path, struct suite_result *res)
 	struct progress pg;
 	progress_init(&pg, total);
 	struct point_env env = { .cfg = cfg, .load_path = load, .log_dir = rundir, .pg = &pg,
-				 .kernel = vm ? &kernel : NULL, .agent_path = vm ? agent : NULL };
+				 .kernel = vm ? &kernel : NULL, .agent_path = vm ? agent : NULL,
+				 .vma_ns = wc.vma_ns, .vma_ns_source = wc_source[0] ? wc_source : NULL };
 	const char *status = "done";
 	char note[300] = "";
 	for (int p = 0; p < total && !rb_interrupted; p++) {

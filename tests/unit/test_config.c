@@ -52,7 +52,29 @@ int main(void)
 
 	expect_error("users = 4\n\n\nbogus = 1\n", "x.conf:4: unknown key 'bogus'", "unknown key with its line");
 	expect_error("workloads = aim7 nosuch\n", "x.conf:1: workloads: unknown workload 'nosuch'", "unknown workload");
-	expect_error("users = 0\n", "x.conf:1: users: 0 is outside [1, 30000]", "users out of range");
+	expect_error("users = 0\n", "x.conf:1: users: 0 is outside [1, 1000000]", "users out of range");
+	expect_error("sim_cpus = 0\n", "x.conf:1: sim_cpus: 0 is outside [1, 4096]", "a machine key is checked");
+	expect_error("sim_cpus = 2.5\n", "sim_cpus: '2.5' is not an integer", "sim_cpus is whole");
+	expect_error("sim_nosuch = 1\n", "x.conf:1: unknown key 'sim_nosuch'", "an unknown machine key");
+	{
+		/* above pid_max's reach only the simulator may go; which target
+		 * is known only once the whole config is read */
+		char path[] = "/tmp/rmapbench-cfg-XXXXXX";
+		int fd = mkstemp(path);
+		const char *t = "users = 40000\ntarget = host\n";
+		CHECK(fd >= 0 && write(fd, t, strlen(t)) == (ssize_t)strlen(t), "temp config written");
+		close(fd);
+		struct config big;
+		const char *eng[] = { "target=engine" };
+		CHECK(config_load_set(&big, path, NULL, 0, err, sizeof(err)) < 0 && strstr(err, path) &&
+			      strstr(err, "users: 40000 is above 30000"),
+		      "40000 host users refused, the file named: %s", err);
+		config_free(&big);
+		CHECK(config_load_set(&big, path, eng, 1, err, sizeof(err)) == 0 && big.users[0] == 40000,
+		      "40000 engine users taken (%s)", err);
+		config_free(&big);
+		unlink(path);
+	}
 	expect_error("users = ten\n", "x.conf:1: users: 'ten' is not an integer", "users not a number");
 	expect_error("repetitions = 2.5\n", "repetitions: '2.5' is not an integer", "repetitions not an integer");
 	expect_error("cow_fraction = 1.5\n", "cow_fraction: 1.5 is outside [0, 1]", "workload parameter range");

@@ -1,0 +1,94 @@
+/* The simulated machine, shared by the simulator's files: tasks on
+ * virtual CPUs (vtime.c), the workload backend (backend.c), reclaim
+ * (reclaim.c) and a point's run (run.c). Times are virtual nanoseconds. */
+#ifndef RMAPBENCH_MACHINE_H
+#define RMAPBENCH_MACHINE_H
+
+#include "engine.h"
+#include "sim.h"
+#include "workload.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct coro;
+
+struct task {
+	int id;                  /* the user's; -1 for kswapd and the parent */
+	double ready;            /* when it may run again */
+	struct coro *co;         /* users only */
+	struct mm_struct *mm;    /* what it runs in: its own mm or a job child's */
+	unsigned long next_addr; /* where its next mapping goes (engine pages) */
+	double user_ns, sys_ns;
+	size_t heap_i;
+	bool queued, done;
+};
+
+struct lock_taken {
+	struct engine_lock *l;
+	bool shared;
+	int n;
+};
+
+struct iv {
+	double a, b;
+};
+
+struct machine {
+	struct sim_params mp;
+	struct engine e;
+	struct wl_ctx ctx;
+	const struct workload *w;
+	double scale;            /* 4 KiB pages per engine page */
+	bool lock_sleeps;        /* 6.1's rwsem: a waiter sleeps; else it spins */
+	bool untimed;            /* setup: engine work without time */
+	double *cpu_free;        /* per virtual CPU: when it is next free */
+	struct task **heap;
+	size_t nheap;
+	struct task *cur, kswapd, parent;
+	bool kswapd_awake;
+	/* anon_vma locks the current operation took (engine lock_hook) */
+	struct lock_taken locks[8];
+	int nlocks;
+	/* memory, KiB */
+	double ram_kib, min_kib, low_kib, high_kib;
+	long nproc;
+	struct page *hand;       /* reclaim's clock over the engine's pages */
+	double dev_free_at;      /* the swap device's queue */
+	struct iv *io;           /* times some task waited on the device */
+	size_t nio, capio;
+	/* totals */
+	double user_ns, sys_ns, spin_ns, lock_wait_ns;
+	uint64_t contentions, acquisitions, pswpin, pswpout, pgscan, pgsteal, allocstall, kswapd_wakeups;
+	uint64_t major_faults, minor_faults;
+	bool overrun;            /* a task passed max_virtual_s */
+};
+
+/* vtime.c: the current task runs cpu_ns on a CPU (user or system time),
+ * then each lock the operation took, held hold_ns per acquisition: it
+ * waits for a lock as the design's lock waits. Advances its ready time;
+ * does not yield. */
+void vt_account(struct machine *m, double cpu_ns, bool user, double hold_ns);
+/* The current task sleeps on the swap device until `until`. */
+void vt_io_wait(struct machine *m, double until);
+/* A user gives the scheduler back control (kswapd never runs in a coroutine). */
+void vt_yield(struct machine *m);
+void vt_push(struct machine *m, struct task *t);
+struct task *vt_pop(struct machine *m);
+void vt_lock_hook(void *arg, struct anon_vma *av, bool shared);
+double vt_free_kib(const struct machine *m);
+/* The swap device: a read's completion, a write queued. */
+double vt_swap_read(struct machine *m, double at);
+void vt_swap_write(struct machine *m, double at);
+
+/* reclaim.c */
+void reclaim_wake_kswapd(struct machine *m);
+void kswapd_step(struct machine *m);
+/* Before an allocation: wakes kswapd under the low mark, reclaims in the
+ * allocating task under the min mark (a direct reclaim). */
+void reclaim_before_alloc(struct machine *m);
+
+/* backend.c */
+extern const struct wl_backend wl_engine_backend;
+
+#endif

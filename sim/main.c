@@ -1,0 +1,51 @@
+/* rmapbench-sim: one point of a workload on the simulated machine.
+ *   rmapbench-sim WORKLOAD [variant=NAME] [sim_KEY=VALUE ...] [key=value ...]
+ * Workload keys are rmapbench-load's (workloads/params.c); sim_ keys are
+ * the machine's (sim/params.c). */
+#include "run.h"
+#include "sim.h"
+#include "workload.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help")) {
+		fprintf(stderr, "usage: rmapbench-sim WORKLOAD [variant=NAME] [sim_KEY=VALUE ...] [key=value ...]\n");
+		return 2;
+	}
+	const struct workload *w = workload_find(argv[1]);
+	if (!w) {
+		fprintf(stderr, "rmapbench-sim: unknown workload '%s' (rmapbench-load --list shows them)\n", argv[1]);
+		return 2;
+	}
+	struct wl_params wp;
+	struct sim_params sp;
+	wl_params_default(&wp);
+	sim_params_default(&sp);
+	for (int i = 2; i < argc; i++) {
+		char key[64], err[200];
+		const char *eq = strchr(argv[i], '=');
+		if (!eq || eq == argv[i] || (size_t)(eq - argv[i]) >= sizeof(key)) {
+			fprintf(stderr, "rmapbench-sim: argument '%s' is not key=value\n", argv[i]);
+			return 2;
+		}
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - argv[i]), argv[i]);
+		int rc;
+		if (!strcmp(key, "variant")) {
+			rc = strlen(eq + 1) < sizeof(sp.variant) ? 0 : -1;
+			snprintf(sp.variant, sizeof(sp.variant), "%s", eq + 1);
+			snprintf(err, sizeof(err), "variant: name too long");
+		} else if (sim_param_known(key)) {
+			rc = sim_params_set(&sp, key, eq + 1, err, sizeof(err));
+		} else {
+			rc = wl_params_set(&wp, key, eq + 1, err, sizeof(err));
+		}
+		if (rc < 0) {
+			fprintf(stderr, "rmapbench-sim: %s\n", err);
+			return 2;
+		}
+	}
+	return sim_run(w, &wp, &sp);
+}

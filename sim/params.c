@@ -1,0 +1,109 @@
+/* The machine model's keys: one table, read by rmapbench-sim and by the
+ * harness's config check. Costs are per 4 KiB page where a page is
+ * involved (the simulator scales them by sim_page_kib / 4). */
+#include "sim.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct sdesc {
+	const char *key;
+	size_t off;
+	double min, max;
+	int integer;
+} sdescs[] = {
+#define SD(k, f, lo, hi, i) { "sim_" #k, offsetof(struct sim_params, f), lo, hi, i }
+	SD(cpus, cpus, 1, 4096, 1),               /* virtual CPUs the users run on */
+	SD(ram_mib, ram_mib, 1, 1 << 24, 0),      /* memory for anon pages and processes */
+	SD(page_kib, page_kib, 4, 1 << 20, 0),    /* an engine page stands for this much */
+	SD(proc_kib, proc_kib, 0, 1 << 20, 0),    /* a process's kernel memory: stack, page tables */
+	SD(swap_mbps, swap_mbps, 0.001, 1e6, 0),  /* the swap device's bandwidth */
+	SD(swap_latency_ms, swap_latency_ms, 0, 1e4, 0), /* a read's seek: the device is busy meanwhile */
+	SD(congestion_ms, congestion_ms, 0, 1e5, 0), /* write backlog at which reclaim waits */
+	SD(min_free_kib, min_free_kib, 0, 1 << 30, 0), /* 0: the kernel's sqrt(16 x RAM) */
+	SD(vma_ns, vma_ns, 0, 1e9, 0),            /* one VMA visited by an rmap walk */
+	SD(walk_ns, walk_ns, 0, 1e9, 0),          /* a walk's own part: lock, anon_vma lookup */
+	SD(scan_ns, scan_ns, 0, 1e9, 0),          /* an LRU page isolated and looked at */
+	SD(fault_ns, fault_ns, 0, 1e9, 0),        /* an anonymous or COW fault, the copy included */
+	SD(fork_ns, fork_ns, 0, 1e12, 0),         /* fork and exec-less child setup */
+	SD(fork_vma_ns, fork_vma_ns, 0, 1e12, 0), /* a VMA copied by fork (page tables included) */
+	SD(exit_ns, exit_ns, 0, 1e12, 0),         /* exit and reap */
+	SD(lock_ns, lock_ns, 0, 1e9, 0),          /* a link/unlink under an anon_vma lock */
+	SD(compute_ns, compute_ns, 0, 1e9, 0),    /* one iteration of a compute job (user time) */
+	SD(swapin_ns, swapin_ns, 0, 1e9, 0),      /* CPU of a swap-in fault; the read is the device's */
+	SD(pageout_ns, pageout_ns, 0, 1e9, 0),    /* CPU of starting a swap-out */
+	SD(max_virtual_s, max_virtual_s, 1, 1e9, 0), /* a point still running then fails */
+#undef SD
+};
+
+void sim_params_default(struct sim_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->variant, sizeof(p->variant), "avc");
+	p->cpus = 2;
+	p->ram_mib = 1024;
+	p->page_kib = 4;
+	p->proc_kib = 48;
+	p->swap_mbps = 100;
+	p->swap_latency_ms = 5;
+	p->congestion_ms = 100;
+	p->vma_ns = 60;
+	p->walk_ns = 300;
+	p->scan_ns = 100;
+	p->fault_ns = 1000;
+	p->fork_ns = 50000;
+	p->fork_vma_ns = 1000;
+	p->exit_ns = 30000;
+	p->lock_ns = 200;
+	p->compute_ns = 1;
+	p->swapin_ns = 5000;
+	p->pageout_ns = 5000;
+	p->max_virtual_s = 36000;
+}
+
+static const struct sdesc *find(const char *key)
+{
+	for (size_t i = 0; i < sizeof(sdescs) / sizeof(sdescs[0]); i++)
+		if (!strcmp(sdescs[i].key, key))
+			return &sdescs[i];
+	return NULL;
+}
+
+int sim_param_known(const char *key)
+{
+	return find(key) != NULL;
+}
+
+int sim_params_set(struct sim_params *p, const char *key, const char *val, char *err, size_t errlen)
+{
+	const struct sdesc *d = find(key);
+	if (!d) {
+		snprintf(err, errlen, "unknown parameter '%s'", key);
+		return -1;
+	}
+	char *end = NULL;
+	errno = 0;
+	double v = strtod(val, &end);
+	if (errno || end == val || *end || !isfinite(v)) {
+		snprintf(err, errlen, "%s: '%s' is not a finite number", key, val);
+		return -1;
+	}
+	if (v < d->min || v > d->max) {
+		snprintf(err, errlen, "%s: %s is outside [%g, %g]", key, val, d->min, d->max);
+		return -1;
+	}
+	if (d->integer) {
+		if (v != floor(v)) {
+			snprintf(err, errlen, "%s: '%s' is not an integer", key, val);
+			return -1;
+		}
+		*(long *)(void *)((char *)p + d->off) = (long)v;
+	} else {
+		*(double *)(void *)((char *)p + d->off) = v;
+	}
+	return 0;
+}

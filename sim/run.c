@@ -1,0 +1,232 @@
+/* One point on the simulated machine. The parent's setup and the users'
+ * forks are untimed, as the native runtime's happen before its start
+ * barrier; then every user runs in virtual time until the last one ends,
+ * and the point's time is that end (AIM7's: the slowest user's). */
+#include "coro.h"
+#include "machine.h"
+#include "run.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define STACK_SIZE (512 * 1024)
+#else
+#define STACK_SIZE (64 * 1024)
+#endif
+
+static struct machine *running; /* one machine a process: the users' way to it */
+
+static void user_body(void *arg)
+{
+	struct task *t = arg;
+	struct machine *m = running;
+	struct wl_slot *slot = &m->ctx.slots[t->id];
+	int err = m->w->user(&m->ctx, t->id, slot);
+	exit_mmap(&m->e, t->mm);
+	m->nproc--;
+	vt_account(m, m->mp.exit_ns, false, m->mp.lock_ns);
+	slot->wall_s = t->ready / 1e9;
+	slot->user_s = t->user_ns / 1e9;
+	slot->sys_s = t->sys_ns / 1e9;
+	if (err) {
+		slot->status = 1;
+		slot->err = err;
+	}
+	t->done = true;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct iv *x = a, *y = b;
+	return x->a < y->a ? -1 : x->a > y->a;
+}
+
+/* How long, within [0, end], some task waited on the device. */
+static double io_union(struct iv *v, size_t n, double end)
+{
+	qsort(v, n, sizeof(*v), by_start);
+	double sum = 0, a = 0, b = -1;
+	for (size_t i = 0; i < n; i++) {
+		double s = v[i].a, e = v[i].b < end ? v[i].b : end;
+		if (s >= end)
+			break;
+		if (s > b) {
+			if (b > a)
+				sum += b - a;
+			a = s;
+			b = e;
+		} else if (e > b) {
+			b = e;
+		}
+	}
+	if (b > a)
+		sum += b - a;
+	return sum;
+}
+
+static double real_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void report(struct machine *m, double end_ns, double real_s)
+{
+	double cap = (double)m->mp.cpus * end_ns;
+	double idle = cap - m->user_ns - m->sys_ns;
+	if (idle < 0)
+		idle = 0;
+	double io = end_ns > 0 ? io_union(m->io, m->nio, end_ns) : 0;
+	double iowait = end_ns > 0 ? idle * io / end_ns : 0;
+	if (cap > 0) {
+		wl_metric("user_pct", 100 * m->user_ns / cap, "%");
+		wl_metric("sys_pct", 100 * m->sys_ns / cap, "%");
+		wl_metric("iowait_pct", 100 * iowait / cap, "%");
+		wl_metric("idle_pct", 100 * (idle - iowait) / cap, "%");
+		wl_metric("lock_wait_pct", 100 * m->lock_wait_ns / cap, "%");
+	}
+	wl_metric("sys_s", m->sys_ns / 1e9, "s");
+	wl_metric("user_s", m->user_ns / 1e9, "s");
+	wl_metric("lockstat_anon_vma_contentions", (double)m->contentions, "contentions");
+	wl_metric("lockstat_anon_vma_wait_ns", m->lock_wait_ns, "ns");
+	wl_metric("lockstat_anon_vma_acquisitions", (double)m->acquisitions, "acquisitions");
+	wl_metric("rmap_walks", (double)m->e.ws.walks, "walks");
+	wl_metric("rmap_vmas_visited", (double)m->e.ws.vmas_visited, "vmas");
+	if (m->e.ws.walks)
+		wl_metric("rmap_vmas_per_walk", (double)m->e.ws.vmas_visited / (double)m->e.ws.walks, "vmas/walk");
+	else
+		wl_unavailable("rmap_vmas_per_walk", "no rmap walk: the point never reclaimed");
+	wl_metric("vm_pswpin", (double)m->pswpin, "pages");
+	wl_metric("vm_pswpout", (double)m->pswpout, "pages");
+	wl_metric("vm_pgscan", (double)m->pgscan, "pages");
+	wl_metric("vm_pgsteal", (double)m->pgsteal, "pages");
+	wl_metric("vm_pgmajfault", (double)m->major_faults * m->scale, "faults");
+	wl_metric("vm_allocstall", (double)m->allocstall, "stalls");
+	wl_metric("vm_kswapd_wakeups", (double)m->kswapd_wakeups, "wakeups");
+	wl_metric("sim_virtual_s", end_ns / 1e9, "s");
+	wl_metric("sim_real_s", real_s, "s");
+	printf("info variant %s\n", m->e.ops->name);
+	printf("info machine cpus=%ld ram_mib=%g page_kib=%g swap_mbps=%g vma_ns=%g min_free_kib=%.0f\n", m->mp.cpus,
+	       m->mp.ram_mib, m->mp.page_kib, m->mp.swap_mbps, m->mp.vma_ns, m->min_kib);
+}
+
+static int setup(struct machine *m, const struct workload *w, const struct wl_params *wp,
+		 const struct sim_params *sp)
+{
+	const struct rmap_ops *ops = rmap_ops_find(sp->variant);
+	if (!ops) {
+		fprintf(stderr, "rmapbench-sim: variant=%s: no such design\n", sp->variant);
+		return -1;
+	}
+	m->mp = *sp;
+	m->w = w;
+	m->scale = sp->page_kib / 4.0;
+	m->lock_sleeps = !strcmp(ops->name, "modern");
+	engine_init(&m->e, ops);
+	m->e.no_quarantine = true;
+	m->e.lock_hook = vt_lock_hook;
+	m->e.lock_hook_arg = m;
+	m->ram_kib = sp->ram_mib * 1024;
+	m->min_kib = sp->min_free_kib > 0 ? sp->min_free_kib : sqrt(16 * m->ram_kib);
+	m->low_kib = m->min_kib * 5 / 4;
+	m->high_kib = m->min_kib * 3 / 2;
+	m->cpu_free = calloc((size_t)sp->cpus, sizeof(double));
+	m->heap = calloc((size_t)wp->users + 2, sizeof(*m->heap));
+	m->ctx = (struct wl_ctx){ .p = *wp, .be = &wl_engine_backend, .page_size = (size_t)(sp->page_kib * 1024) };
+	m->ctx.slots = calloc((size_t)wp->users, sizeof(struct wl_slot));
+	m->ctx.stop = calloc(1, sizeof(int));
+	m->kswapd.id = -1;
+	m->parent.id = -1;
+	return m->cpu_free && m->heap && m->ctx.slots && m->ctx.stop ? 0 : -1;
+}
+
+int sim_run(const struct workload *w, const struct wl_params *wp, const struct sim_params *sp)
+{
+	static struct machine machine;
+	struct machine *m = &machine;
+	double t0 = real_now();
+	if (setup(m, w, wp, sp) < 0)
+		return 1;
+	running = m;
+	long users = wp->users;
+	struct task *tasks = calloc((size_t)users, sizeof(*tasks));
+	size_t stacks_len = (size_t)users * STACK_SIZE;
+	char *stacks = mmap(NULL, stacks_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (!tasks || stacks == MAP_FAILED) {
+		fprintf(stderr, "rmapbench-sim: no memory for %ld users\n", users);
+		return 1;
+	}
+
+	/* the parent: setup and the users' forks, untimed */
+	m->untimed = true;
+	m->cur = &m->parent;
+	m->parent.mm = mm_alloc(&m->e);
+	m->parent.next_addr = 16;
+	m->nproc = 1;
+	if (!m->parent.mm || (w->setup && w->setup(&m->ctx) != 0)) {
+		fprintf(stderr, "rmapbench-sim: %s: setup failed\n", w->name);
+		return 1;
+	}
+	for (long i = 0; i < users; i++) {
+		struct task *t = &tasks[i];
+		t->id = (int)i;
+		t->mm = dup_mm(&m->e, m->parent.mm);
+		t->next_addr = m->parent.next_addr;
+		t->co = coro_create(user_body, t, stacks + (size_t)i * STACK_SIZE, STACK_SIZE);
+		if (!t->mm || !t->co) {
+			fprintf(stderr, "rmapbench-sim: out of memory forking user %ld\n", i);
+			return 1;
+		}
+		m->nproc++;
+	}
+	m->untimed = false;
+	for (long i = 0; i < users; i++)
+		vt_push(m, &tasks[i]);
+
+	long live = users;
+	double end = 0;
+	struct task *t;
+	while (live > 0 && !m->overrun && (t = vt_pop(m))) {
+		m->cur = t;
+		if (t == &m->kswapd) {
+			kswapd_step(m);
+			continue;
+		}
+		if (wp->duration_s > 0 && t->ready >= wp->duration_s * 1e9)
+			*m->ctx.stop = 1;
+		if (coro_resume(t->co)) {
+			vt_push(m, t);
+			continue;
+		}
+		live--;
+		if (t->ready > end)
+			end = t->ready;
+		coro_free(t->co);
+		t->co = NULL;
+	}
+	if (m->overrun) {
+		fprintf(stderr, "rmapbench-sim: the point passed sim_max_virtual_s=%g s of virtual time\n",
+			sp->max_virtual_s);
+		return 1;
+	}
+	wl_report(w, &m->ctx, end / 1e9);
+	report(m, end, real_now() - t0);
+	fflush(stdout);
+	for (long i = 0; i < users; i++)
+		coro_free(tasks[i].co);
+	munmap(stacks, stacks_len);
+	free(tasks);
+	engine_destroy(&m->e);
+	free(m->cpu_free);
+	free(m->heap);
+	free(m->io);
+	free(m->ctx.slots);
+	free((void *)m->ctx.stop);
+	return 0;
+}

@@ -1,0 +1,191 @@
+/* Virtual time: tasks queue for CPUs, for anon_vma locks and for the swap
+ * device. The scheduler always runs the task that is ready first, and an
+ * operation holds its CPU from start to end (no preemption inside one:
+ * operations are short but for compute jobs, which a 2010 kernel did not
+ * preempt for a lock either).
+ *
+ * The lock: a walk holds its anon_vma lock for the walk's cost, fork and
+ * exit for each link and unlink. On 2.6.33 and 2.6.34 (legacy, avc-rc,
+ * avc) the lock was a spinlock, so a CPU that wants it while it is held
+ * spins: system time, and the lock's wait. On 6.1 (modern) it is an rwsem:
+ * walks share it, and a waiter sleeps, its CPU free for others. */
+#include "coro.h"
+#include "machine.h"
+
+#include <stdlib.h>
+
+static bool before(const struct task *a, const struct task *b)
+{
+	return a->ready < b->ready || (a->ready == b->ready && a->id < b->id);
+}
+
+static void heap_swap(struct machine *m, size_t i, size_t j)
+{
+	struct task *t = m->heap[i];
+	m->heap[i] = m->heap[j];
+	m->heap[j] = t;
+	m->heap[i]->heap_i = i;
+	m->heap[j]->heap_i = j;
+}
+
+void vt_push(struct machine *m, struct task *t)
+{
+	size_t i = m->nheap++;
+	m->heap[i] = t;
+	t->heap_i = i;
+	t->queued = true;
+	while (i && before(m->heap[i], m->heap[(i - 1) / 2])) {
+		heap_swap(m, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+}
+
+struct task *vt_pop(struct machine *m)
+{
+	if (!m->nheap)
+		return NULL;
+	struct task *top = m->heap[0];
+	heap_swap(m, 0, --m->nheap);
+	for (size_t i = 0;;) {
+		size_t l = 2 * i + 1, r = l + 1, s = i;
+		if (l < m->nheap && before(m->heap[l], m->heap[s]))
+			s = l;
+		if (r < m->nheap && before(m->heap[r], m->heap[s]))
+			s = r;
+		if (s == i)
+			break;
+		heap_swap(m, i, s);
+		i = s;
+	}
+	top->queued = false;
+	return top;
+}
+
+void vt_lock_hook(void *arg, struct anon_vma *av, bool shared)
+{
+	struct machine *m = arg;
+	for (int i = 0; i < m->nlocks; i++)
+		if (m->locks[i].l == &av->lock && m->locks[i].shared == shared) {
+			m->locks[i].n++;
+			return;
+		}
+	if (m->nlocks < 8)
+		m->locks[m->nlocks++] = (struct lock_taken){ &av->lock, shared, 1 };
+	else
+		m->locks[7].n++; /* past eight locks in one operation, the last counts the rest */
+}
+
+static int first_free_cpu(const struct machine *m)
+{
+	int c = 0;
+	for (int i = 1; i < m->mp.cpus; i++)
+		if (m->cpu_free[i] < m->cpu_free[c])
+			c = i;
+	return c;
+}
+
+static void charge(struct machine *m, double ns, bool user)
+{
+	if (user) {
+		m->user_ns += ns;
+		m->cur->user_ns += ns;
+	} else {
+		m->sys_ns += ns;
+		m->cur->sys_ns += ns;
+	}
+}
+
+void vt_account(struct machine *m, double cpu_ns, bool user, double hold_ns)
+{
+	int nlocks = m->nlocks;
+	m->nlocks = 0;
+	if (m->untimed)
+		return;
+	struct task *t = m->cur;
+	int c = first_free_cpu(m);
+	double x = (t->ready > m->cpu_free[c] ? t->ready : m->cpu_free[c]) + cpu_ns;
+	charge(m, cpu_ns, user);
+	for (int i = 0; i < nlocks; i++) {
+		struct lock_taken *lt = &m->locks[i];
+		struct engine_lock *l = lt->l;
+		for (int k = 0; k < lt->n; k++) {
+			double avail = l->vt_write_free;
+			if (!lt->shared && l->vt_read_free > avail)
+				avail = l->vt_read_free;
+			m->acquisitions++;
+			if (avail > x) {
+				m->contentions++;
+				m->lock_wait_ns += avail - x;
+				if (m->lock_sleeps) { /* the CPU goes to others meanwhile */
+					m->cpu_free[c] = x;
+					c = first_free_cpu(m);
+					x = avail > m->cpu_free[c] ? avail : m->cpu_free[c];
+				} else {
+					m->spin_ns += avail - x;
+					charge(m, avail - x, false);
+					x = avail;
+				}
+			}
+			x += hold_ns;
+			charge(m, hold_ns, false);
+			if (lt->shared) {
+				if (x > l->vt_read_free)
+					l->vt_read_free = x;
+			} else {
+				l->vt_write_free = x;
+			}
+		}
+	}
+	m->cpu_free[c] = x;
+	t->ready = x;
+	if (x > m->mp.max_virtual_s * 1e9)
+		m->overrun = true;
+}
+
+void vt_io_wait(struct machine *m, double until)
+{
+	if (m->untimed || until <= m->cur->ready)
+		return;
+	if (m->nio == m->capio) {
+		size_t cap = m->capio ? m->capio * 2 : 4096;
+		struct iv *n = realloc(m->io, cap * sizeof(*n));
+		if (!n)
+			abort();
+		m->io = n;
+		m->capio = cap;
+	}
+	m->io[m->nio++] = (struct iv){ m->cur->ready, until };
+	m->cur->ready = until;
+}
+
+void vt_yield(struct machine *m)
+{
+	if (!m->untimed && m->cur->co)
+		coro_yield();
+}
+
+double vt_free_kib(const struct machine *m)
+{
+	return m->ram_kib - (double)m->e.nr_mapped_pages * m->mp.page_kib - (double)m->nproc * m->mp.proc_kib;
+}
+
+static double xfer_ns(const struct machine *m)
+{
+	return m->mp.page_kib * 1024.0 / (m->mp.swap_mbps * 1e6) * 1e9;
+}
+
+/* A read seeks, and the device does one thing at a time: it is busy for
+ * the seek and the transfer. Writes go out in clusters, without a seek
+ * each (swap allocates its slots sequentially). */
+double vt_swap_read(struct machine *m, double at)
+{
+	double start = at > m->dev_free_at ? at : m->dev_free_at;
+	m->dev_free_at = start + m->mp.swap_latency_ms * 1e6 + xfer_ns(m);
+	return m->dev_free_at;
+}
+
+void vt_swap_write(struct machine *m, double at)
+{
+	double start = at > m->dev_free_at ? at : m->dev_free_at;
+	m->dev_free_at = start + xfer_ns(m);
+}
