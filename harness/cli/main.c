@@ -31,6 +31,7 @@ static void usage(FILE *f)
 	      "  nightly [--config F] [--set K=V] [--baseline RUN] [--junit F] [--markdown F]  the suite against its baseline\n"
 	      "  baseline set RUN | show | clear [--config F]  the nightly's pinned baseline on this machine\n"
 	      "  db merge OTHER.db...         other databases' runs into this one, each once (by uuid)\n"
+	      "  calibrate-walk [--families N,..]  one VMA's rmap walk cost on this kernel, for target engine\n"
 	      "\n"
 	      "options:\n"
 	      "  --db PATH        results database (default $RMAPBENCH_DB or results/rmapbench.db)\n"
@@ -53,6 +54,7 @@ static const struct {
 	{ "nightly", cmd_nightly },
 	{ "baseline", cmd_baseline },
 	{ "db", cmd_db },
+	{ "calibrate-walk", cmd_calibrate_walk },
 };
 
 int main(int argc, char **argv)

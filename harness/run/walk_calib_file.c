@@ -1,0 +1,95 @@
+/* results/walk-calibration.tsv: what walk_calib.c measured, for the engine
+ * target's clock. A file on disk is outside bytes: the parse is bounded
+ * (64 KiB, fields checked), and a bad file names its line. */
+#include "walk_calib.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int walk_calib_save(const char *path, const struct walk_calib *c, const char *revision, char *err, size_t errlen)
+{
+	FILE *f = rb_create_stream(path);
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "# rmapbench walk calibration: the running kernel's cost of one VMA visited by an rmap walk\n"
+		   "# (try_to_unmap of a page under MADV_PAGEOUT, the page mapped by the last of N+1 processes\n"
+		   "# whose VMAs its anon_vma's tree holds); ns per page = fixed_ns + vma_ns x N, least squares\n"
+		   "# revision %s; per point: N ns_per_page\n#",
+		revision);
+	for (int i = 0; i < c->npts; i++)
+		fprintf(f, " %ld:%.0f", c->pts[i].n, c->pts[i].ns_per_page);
+	fprintf(f, "\n# vma_ns\tfixed_ns\tr2\tpoints\trelease\n%.3f\t%.3f\t%.4f\t%d\t%s\n", c->vma_ns, c->fixed_ns, c->r2,
+		c->npts, c->release);
+	if (fclose(f) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int walk_calib_parse(const char *text, const char *origin, struct walk_calib *c, char *err, size_t errlen)
+{
+	memset(c, 0, sizeof(*c));
+	int lineno = 0;
+	for (const char *line = text; line && *line;) {
+		const char *eol = strchr(line, '\n');
+		size_t len = eol ? (size_t)(eol - line) : strlen(line);
+		lineno++;
+		if (len && line[0] != '#') {
+			char buf[256], rel[256];
+			if (len >= sizeof(buf)) {
+				snprintf(err, errlen, "%s:%d: a line longer than %zu bytes", origin, lineno, sizeof(buf) - 1);
+				return -1;
+			}
+			memcpy(buf, line, len);
+			buf[len] = 0;
+			int n = 0;
+			if (sscanf(buf, "%lf\t%lf\t%lf\t%d\t%255s", &c->vma_ns, &c->fixed_ns, &c->r2, &n, rel) != 5 ||
+			    !isfinite(c->vma_ns) || !isfinite(c->fixed_ns) || !isfinite(c->r2)) {
+				snprintf(err, errlen, "%s:%d: expected 'vma_ns fixed_ns r2 points release'", origin, lineno);
+				return -1;
+			}
+			if (c->vma_ns <= 0 || c->vma_ns > 1e6) {
+				snprintf(err, errlen, "%s:%d: vma_ns %g is not a cost a walk could have", origin, lineno,
+					 c->vma_ns);
+				return -1;
+			}
+			for (const char *p = rel; *p; p++)
+				if ((unsigned char)*p < 0x21 || (unsigned char)*p > 0x7e) {
+					snprintf(err, errlen, "%s:%d: the release holds a byte 0x%02x", origin, lineno,
+						 (unsigned char)*p);
+					return -1;
+				}
+			snprintf(c->release, sizeof(c->release), "%.64s", rel);
+			c->npts = n;
+			return 0;
+		}
+		line = eol ? eol + 1 : NULL;
+	}
+	snprintf(err, errlen, "%s: no calibration line", origin);
+	return -1;
+}
+
+int walk_calib_load(const char *path, struct walk_calib *c, char *err, size_t errlen)
+{
+	size_t len;
+	char *text = rb_read_file_max(path, 64 * 1024, &len);
+	if (!text) {
+		snprintf(err, errlen, "%s: %s", path, errno == EFBIG ? "larger than 64 KiB" : strerror(errno));
+		return -1;
+	}
+	if (memchr(text, 0, len)) {
+		snprintf(err, errlen, "%s: not a text file (it holds a NUL byte)", path);
+		free(text);
+		return -1;
+	}
+	int rc = walk_calib_parse(text, path, c, err, errlen);
+	free(text);
+	return rc;
+}
