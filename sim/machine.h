@@ -20,6 +20,7 @@ struct task {
 	struct mm_struct *mm;    /* what it runs in: its own mm or a job child's */
 	unsigned long next_addr; /* where its next mapping goes (engine pages) */
 	double user_ns, sys_ns;
+	int cpu;                 /* the CPU of its last operation */
 	size_t heap_i;
 	bool queued, done;
 };
@@ -45,14 +46,17 @@ struct machine {
 	double *cpu_free;        /* per virtual CPU: when it is next free */
 	struct task **heap;
 	size_t nheap;
-	struct task *cur, kswapd, parent;
+	struct task *cur, kswapd, parent, filler;
 	bool kswapd_awake;
+	uint64_t kswapd_scanned, kswapd_freed;
 	/* anon_vma locks the current operation took (engine lock_hook) */
 	struct lock_taken locks[8];
 	int nlocks;
 	/* memory, KiB */
 	double ram_kib, min_kib, low_kib, high_kib;
 	long nproc;
+	double cache_kib;        /* clean page cache: reclaimable without a walk or a write */
+	uint64_t scan_seq;       /* reclaim's scans, for the anon/file split */
 	struct page *hand;       /* reclaim's clock over the engine's pages */
 	double dev_free_at;      /* the swap device's queue */
 	struct iv *io;           /* times some task waited on the device */
@@ -60,7 +64,7 @@ struct machine {
 	/* totals */
 	double user_ns, sys_ns, spin_ns, lock_wait_ns;
 	uint64_t contentions, acquisitions, pswpin, pswpout, pgscan, pgsteal, allocstall, kswapd_wakeups;
-	uint64_t major_faults, minor_faults;
+	uint64_t major_faults, minor_faults, cache_evicted;
 	bool overrun;            /* a task passed max_virtual_s */
 };
 
@@ -87,6 +91,10 @@ void kswapd_step(struct machine *m);
 /* Before an allocation: wakes kswapd under the low mark, reclaims in the
  * allocating task under the min mark (a direct reclaim). */
 void reclaim_before_alloc(struct machine *m);
+/* The box's file IO: every FILL_STEP of virtual time, sim_cache_mbps worth
+ * of page cache, allocated (and so reclaimed for) like any page. */
+#define FILL_STEP_NS 10e6
+void filler_step(struct machine *m);
 
 /* backend.c */
 extern const struct wl_backend wl_engine_backend;

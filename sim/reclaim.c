@@ -9,7 +9,12 @@
  * the min mark reclaims itself, SWAP_CLUSTER_MAX pages (try_to_free_pages),
  * and when it frees nothing waits in congestion_wait, as io_schedule does:
  * iowait. The marks are the kernel's: min_free_kbytes = sqrt(16 x RAM KiB)
- * (init_per_zone_wmark_min), low = min x 5/4, high = min x 3/2. */
+ * (init_per_zone_wmark_min), low = min x 5/4, high = min x 3/2.
+ *
+ * While there is page cache, the scan is split as get_scan_ratio split it
+ * when both lists rotate alike: swappiness / 200 of it on anon pages, the
+ * rest on clean cache, which goes without a walk or a write (its rmap is
+ * the file's, not the anon_vma's). */
 #include "machine.h"
 
 #define SWAP_CLUSTER_MAX 32
@@ -53,6 +58,32 @@ static int shrink_one(struct machine *m)
 	return 1;
 }
 
+/* One scan: a cache page or an anon page, by the swappiness split. */
+static int reclaim_one(struct machine *m)
+{
+	m->scan_seq++;
+	double a = m->mp.swappiness / 200.0;
+	bool anon = (uint64_t)((double)m->scan_seq * a) != (uint64_t)((double)(m->scan_seq - 1) * a);
+	if (!anon && m->cache_kib >= m->mp.page_kib) {
+		m->cache_kib -= m->mp.page_kib;
+		m->cache_evicted += (uint64_t)m->scale;
+		m->pgscan += (uint64_t)m->scale;
+		m->pgsteal += (uint64_t)m->scale;
+		vt_account(m, m->mp.scan_ns * m->scale, false, 0);
+		return 1;
+	}
+	return shrink_one(m);
+}
+
+void filler_step(struct machine *m)
+{
+	m->cur = &m->filler;
+	m->cache_kib += m->mp.cache_mbps * 1e6 / 1024.0 * (FILL_STEP_NS / 1e9);
+	reclaim_before_alloc(m);
+	m->filler.ready += FILL_STEP_NS;
+	vt_push(m, &m->filler);
+}
+
 void reclaim_wake_kswapd(struct machine *m)
 {
 	if (m->kswapd_awake || m->untimed)
@@ -63,24 +94,26 @@ void reclaim_wake_kswapd(struct machine *m)
 	vt_push(m, &m->kswapd);
 }
 
+/* One scan a step, so that the others' operations interleave with
+ * kswapd's walks as they did with its lock holds. */
 void kswapd_step(struct machine *m)
 {
 	m->cur = &m->kswapd;
-	int freed = 0;
-	for (int i = 0; i < SWAP_CLUSTER_MAX; i++) {
-		if (vt_free_kib(m) >= m->high_kib) {
-			m->kswapd_awake = false; /* balanced: back to sleep */
-			return;
-		}
-		int r = shrink_one(m);
-		if (r < 0) {
-			m->kswapd_awake = false;
-			return;
-		}
-		freed += r;
+	if (vt_free_kib(m) >= m->high_kib) {
+		m->kswapd_awake = false; /* balanced: back to sleep */
+		return;
 	}
-	if (!freed) /* a batch without progress: balance_pgdat's congestion_wait */
-		vt_io_wait(m, m->cur->ready + CONGESTION_WAIT_NS);
+	int r = reclaim_one(m);
+	if (r < 0) {
+		m->kswapd_awake = false;
+		return;
+	}
+	m->kswapd_freed += r;
+	if (++m->kswapd_scanned % SWAP_CLUSTER_MAX == 0) {
+		if (!m->kswapd_freed) /* a batch without progress: balance_pgdat's congestion_wait */
+			vt_io_wait(m, m->cur->ready + CONGESTION_WAIT_NS);
+		m->kswapd_freed = 0;
+	}
 	vt_push(m, &m->kswapd);
 }
 
@@ -96,12 +129,13 @@ void reclaim_before_alloc(struct machine *m)
 	m->allocstall++;
 	int freed = 0;
 	for (int scanned = 0; freed < SWAP_CLUSTER_MAX && scanned < SWAP_CLUSTER_MAX * 32; scanned++) {
-		int r = shrink_one(m);
+		int r = reclaim_one(m);
 		if (r < 0)
 			break;
 		freed += r;
 		if (vt_free_kib(m) >= m->low_kib)
 			break;
+		vt_yield(m); /* between walks the lock is free for others */
 	}
 	if (!freed)
 		vt_io_wait(m, m->cur->ready + CONGESTION_WAIT_NS);

@@ -102,7 +102,9 @@ void vt_account(struct machine *m, double cpu_ns, bool user, double hold_ns)
 	if (m->untimed)
 		return;
 	struct task *t = m->cur;
-	int c = first_free_cpu(m);
+	/* a task stays on its CPU while that CPU is free for it: hopping to
+	 * another would leave its own idle and claim the other's future */
+	int c = t->cpu < m->mp.cpus && m->cpu_free[t->cpu] <= t->ready ? t->cpu : first_free_cpu(m);
 	double x = (t->ready > m->cpu_free[c] ? t->ready : m->cpu_free[c]) + cpu_ns;
 	charge(m, cpu_ns, user);
 	for (int i = 0; i < nlocks; i++) {
@@ -137,6 +139,7 @@ void vt_account(struct machine *m, double cpu_ns, bool user, double hold_ns)
 		}
 	}
 	m->cpu_free[c] = x;
+	t->cpu = c;
 	t->ready = x;
 	if (x > m->mp.max_virtual_s * 1e9)
 		m->overrun = true;
@@ -166,7 +169,8 @@ void vt_yield(struct machine *m)
 
 double vt_free_kib(const struct machine *m)
 {
-	return m->ram_kib - (double)m->e.nr_mapped_pages * m->mp.page_kib - (double)m->nproc * m->mp.proc_kib;
+	return m->ram_kib - (double)m->e.nr_mapped_pages * m->mp.page_kib - (double)m->nproc * m->mp.proc_kib -
+	       m->cache_kib;
 }
 
 static double xfer_ns(const struct machine *m)

@@ -4,6 +4,7 @@ set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=${RMAPBENCH_BIN:-$top/build/asan/rmapbench}   # the harness under ASan+UBSan
 export RMAPBENCH_LOAD=${RMAPBENCH_LOAD:-$top/build/rmapbench-load}
+export RMAPBENCH_SIM=${RMAPBENCH_SIM:-$top/build/asan/rmapbench-sim}  # the engine target's points
 export RMAPBENCH_PLOTS=$top/plots
 export RMAPBENCH_AGENT=${RMAPBENCH_AGENT:-$top/build/rmapbench-agent}
 export RMAPBENCH_CGROUP_NAME=rmapbench-test

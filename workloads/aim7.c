@@ -24,7 +24,7 @@ int aim7_setup(struct wl_ctx *ctx)
 		fprintf(stderr, "rmapbench-load: mix: %s\n", err);
 		return -1;
 	}
-	ctx->shared_len = (size_t)ctx->p.shared_mib << 20;
+	ctx->shared_len = ctx->p.shared_kib > 0 ? (size_t)ctx->p.shared_kib << 10 : (size_t)ctx->p.shared_mib << 20;
 	if (ctx->p.family_kib > 0) {
 		size_t share = ((size_t)ctx->p.family_kib << 10) / (size_t)ctx->p.users;
 		share -= share % ctx->page_size;

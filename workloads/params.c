@@ -25,6 +25,7 @@ static const struct pdesc pdescs[] = {
 	PD(duration_s, 0, 86400),
 	PL(jobs_per_user, 1, 100000000),
 	PL(shared_mib, 0, 65536),
+	PL(shared_kib, 0, 64L << 20),
 	PL(family_kib, 0, 64L << 20),
 	PD(cow_fraction, 0, 1),
 	PL(cow_pages, 1, 1 << 24),

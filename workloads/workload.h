@@ -21,6 +21,7 @@ struct wl_params {
 	double duration_s;    /* > 0: run for this long; else jobs_per_user */
 	long jobs_per_user;
 	long shared_mib;      /* touched by the parent before fork: COW source */
+	long shared_kib;      /* > 0: the region in KiB instead of shared_mib */
 	long family_kib;      /* > 0: the region is family_kib / users instead, so
 			       * the family's COW set, and the memory pressure
 			       * it makes, stays the same over a users sweep */

@@ -23,6 +23,8 @@ int cmd_nightly(int argc, char **argv, const char *db_path);
 int cmd_baseline(int argc, char **argv, const char *db_path);
 /* `calibrate-walk`: one VMA's rmap walk cost on the running kernel. */
 int cmd_calibrate_walk(int argc, char **argv, const char *db_path);
+/* `paper`: the 2010 crossover on the engine, for legacy, avc and modern. */
+int cmd_paper(int argc, char **argv, const char *db_path);
 /* `db merge OTHER.db...` */
 int cmd_db(int argc, char **argv, const char *db_path);
 /* `compare A B`: verdicts; 0 none worse, 1 a regression, 2 usage/data. */

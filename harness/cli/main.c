@@ -32,6 +32,7 @@ static void usage(FILE *f)
 	      "  baseline set RUN | show | clear [--config F]  the nightly's pinned baseline on this machine\n"
 	      "  db merge OTHER.db...         other databases' runs into this one, each once (by uuid)\n"
 	      "  calibrate-walk [--families N,..]  one VMA's rmap walk cost on this kernel, for target engine\n"
+	      "  paper [--json] [--config F]  the 2010 crossover on the engine: legacy, avc and modern\n"
 	      "\n"
 	      "options:\n"
 	      "  --db PATH        results database (default $RMAPBENCH_DB or results/rmapbench.db)\n"
@@ -55,6 +56,7 @@ static const struct {
 	{ "baseline", cmd_baseline },
 	{ "db", cmd_db },
 	{ "calibrate-walk", cmd_calibrate_walk },
+	{ "paper", cmd_paper },
 };
 
 int main(int argc, char **argv)

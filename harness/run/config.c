@@ -300,6 +300,8 @@ static const struct key {
 	{ "vm_timeout_s", K_DOUBLE, AT(vm_timeout_s), 0, 86400, NULL, NULL, false },
 	{ "vm_cmdline", K_TEXT, AT(vm_cmdline), 0, 0, NULL, NULL, false },
 	{ "cooldown_s", K_DOUBLE, AT(cooldown_s), 0, 3600, NULL, NULL, false },
+	{ "stop_after_crossing", K_INT, AT(stop_after_crossing), 0, 1, NULL, NULL, false },
+	{ "refine_crossover", K_INT, AT(refine_crossover), 0, 10, NULL, NULL, false },
 	{ "variant", K_LIST, 0, 0, 0, 0, NULL, set_variant, false },
 	{ "engine_children", K_LIST, 0, 0, 0, 0, NULL, set_engine_children, false },
 	{ "engine_pages", K_LONG, AT(engine_pages), 1, 100000, NULL, NULL, false },

@@ -38,6 +38,11 @@ struct config {
 	double vm_timeout_s;  /* the guest watchdog; 0: point_timeout_s + 120 */
 	double vm_boot_timeout_s; /* the agent's first frame must come by then */
 	double cooldown_s;
+	/* a users sweep that looks for AIM7's crossover: the points above the
+	 * first one at or below the line are skipped, and refine_crossover
+	 * more are bisected between it and the point before */
+	int stop_after_crossing;
+	int refine_crossover;
 	/* the engine part of a suite (the nightly): walkcost of the design
 	 * `variant` at engine_children N, engine_pages pages each */
 	char variant[16];

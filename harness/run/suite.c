@@ -3,6 +3,9 @@
  * it in one transaction. */
 #include "suite.h"
 #include "walk_calib.h"
+
+/* AIM7's line, jobs/min per user (harness/compare/crossover.h says it too) */
+#define CROSSOVER_LINE 10.0
 #include "db.h"
 #include "external.h"
 #include "kernel.h"
@@ -234,17 +237,42 @@ int run_suite(struct config *cfg, const char *db_path, struct suite_result *res)
 				 .vma_ns = wc.vma_ns, .vma_ns_source = wc_source[0] ? wc_source : NULL };
 	const char *status = "done";
 	char note[300] = "";
-	for (int p = 0; p < total && !rb_interrupted; p++) {
-		struct point_spec ps = plan[p];
+	/* per workload: the smallest users at or below AIM7's line so far, and
+	 * the largest above it (stop_after_crossing, refine_crossover) */
+	long crossed[8] = { 0 }, above[8] = { 0 };
+	int seq = total;
+	for (int p = 0; p < total + cfg->n_workloads * cfg->refine_crossover && !rb_interrupted; p++) {
+		struct point_spec ps;
+		int w = 0;
+		if (p < total) {
+			ps = plan[p];
+			while (w < cfg->n_workloads && strcmp(cfg->workloads[w], ps.workload))
+				w++;
+			if (cfg->stop_after_crossing && w < 8 && crossed[w] && ps.users > crossed[w])
+				continue;
+		} else { /* a bisection between the last point above the line and the first below */
+			w = (p - total) / cfg->refine_crossover;
+			long mid = (above[w] + crossed[w]) / 2;
+			if (!crossed[w] || !above[w] || mid <= above[w] || mid >= crossed[w])
+				continue;
+			ps = (struct point_spec){ ++seq, cfg->workloads[w], mid, 1 };
+		}
 		struct point_out po;
-		progress_point(&pg, p + 1, "%s users=%ld rep %d/%d", ps.workload, ps.users, ps.repetition,
-			       cfg->repetitions);
+		progress_point(&pg, p + 1 < total ? p + 1 : total, "%s users=%ld rep %d/%d%s", ps.workload, ps.users,
+			       ps.repetition, cfg->repetitions, p < total ? "" : " (refining the crossover)");
 		if (vm)
 			point_run_vm(&env, &ps, &po);
 		else
 			point_run(&env, &ps, &po);
 		progress_done(&pg);
 		summary_line(&ps, &po, p + 1, total);
+		const struct sample *jpu = ss_find(&po.ss, "jobs_per_min_per_user");
+		if (w < 8 && jpu && !jpu->unavailable && !strcmp(po.status, "done")) {
+			if (jpu->value <= CROSSOVER_LINE && (!crossed[w] || ps.users < crossed[w]))
+				crossed[w] = ps.users;
+			if (jpu->value > CROSSOVER_LINE && ps.users > above[w] && (!crossed[w] || ps.users < crossed[w]))
+				above[w] = ps.users;
+		}
 		struct point_rec pr = { ps.seq, ps.workload, ps.users, ps.repetition, po.params, po.status,
 					po.error[0] ? po.error : NULL, po.started, po.ended };
 		if (db_point_record(&db, run_id, &pr, &po.ss, NULL, err, sizeof(err)) < 0) {

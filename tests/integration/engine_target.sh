@@ -1,0 +1,42 @@
+# target = engine: a suite's points played on the engine in virtual time
+# (rmapbench-sim), recorded like host and vm points; the walk cost comes
+# from calibrate-walk or the config; bad input is refused with its file.
+. "$(dirname "$0")/../lib.sh"
+db=$tmp/r.db
+"$BIN" --db "$db" run "$top/configs/quick.conf" --set target=engine --set variant=legacy --set users=1,16 \
+	--set repetitions=1 >"$tmp/o" 2>&1 && fail "an engine run without a walk cost ran: $(cat "$tmp/o")"
+grep -q "target engine needs the running kernel's walk cost.*calibrate-walk" "$tmp/o" || fail "no clear error: $(cat "$tmp/o")"
+for v in legacy modern; do
+	"$BIN" --db "$db" run "$top/configs/quick.conf" --set target=engine --set variant=$v --set users=1,16 \
+		--set repetitions=1 --set sim_vma_ns=100 --set sim_ram_mib=4 --set cow_fraction=1 --set workloads=reclaim --set passes=1 --set shared_kib=256 >"$tmp/o" 2>&1 ||
+		fail "quick.conf on the engine ($v) exited $?: $(tail -5 "$tmp/o")"
+done
+[[ $(sql "$db" "select count(*) from runs where status = 'done' and target = 'engine'") == 2 ]] || fail "two done engine runs"
+[[ $(sql "$db" "select variant from runs order by id limit 1") == legacy ]] || fail "the run's variant is the design"
+ls "$db"-run-1/report.html >/dev/null || fail "no report for the engine run"
+per_walk() { sql "$db" "select round(avg(value), 1) from results r join points p on p.id = r.point_id where p.run_id = $1 and p.users = 16 and r.metric = 'rmap_vmas_per_walk'"; }
+l=$(per_walk 1) m=$(per_walk 2)
+[[ -n $l && -n $m ]] || fail "rmap_vmas_per_walk not recorded ($l, $m)"
+awk -v l="$l" -v m="$m" 'BEGIN { exit !(l > 4 * m) }' || fail "legacy's walks ($l VMAs) not longer than modern's ($m)"
+for k in sys_pct iowait_pct lock_wait_pct lockstat_anon_vma_wait_ns vm_pswpout sim_real_s jobs_per_min_per_user; do
+	[[ $(sql "$db" "select count(*) from results where metric = '$k'") -gt 0 ]] || fail "no $k recorded"
+done
+sql "$db" "select params from points where run_id = 1 limit 1" | grep -q "variant=legacy" || fail "the point's params lack the design"
+# a users count only the simulator may reach, and a machine key checked
+printf 'target = host\nusers = 40000\n' >"$tmp/big.conf"
+"$BIN" --db "$db" run "$tmp/big.conf" >"$tmp/o" 2>&1 && fail "40000 host users ran"
+grep -q "big.conf: users: 40000 is above 30000" "$tmp/o" || fail "no clear error for 40000 users: $(cat "$tmp/o")"
+"$BIN" --db "$db" run "$top/configs/quick.conf" --set target=engine --set sim_cpus=0 >"$tmp/o" 2>&1 && fail "sim_cpus=0 ran"
+grep -q "sim_cpus: 0 is outside" "$tmp/o" || fail "sim_cpus=0: $(cat "$tmp/o")"
+# the walk cost measured on this kernel (root: it needs a swap file)
+if [[ $(id -u) == 0 ]]; then
+	"$BIN" --db "$db" calibrate-walk --families 0,40,80 --pages 64 --repetitions 1 >"$tmp/c" 2>&1 ||
+		fail "calibrate-walk exited $?: $(cat "$tmp/c")"
+	grep -q "one VMA visited: .* ns" "$tmp/c" || fail "calibrate-walk said: $(cat "$tmp/c")"
+	[[ -f "$db-walk-calibration.tsv" ]] || fail "no calibration file"
+	swapon --show | grep -q rmapbench && fail "the calibration's swap file is still on"
+	"$BIN" --db "$db" run "$top/configs/quick.conf" --set target=engine --set users=4 --set repetitions=1 \
+		>"$tmp/o" 2>&1 || fail "an engine run on the calibration exited $?: $(tail -3 "$tmp/o")"
+	sql "$db" "select params from points order by id desc limit 1" | grep -q "sim_vma_ns=" || fail "the calibrated cost is not in the point's params"
+fi
+exit 0
