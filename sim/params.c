@@ -2,9 +2,8 @@
  * harness's config check. Costs are per 4 KiB page where a page is
  * involved (the simulator scales them by sim_page_kib / 4). */
 #include "sim.h"
+#include "workload.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,25 +87,12 @@ int sim_params_set(struct sim_params *p, const char *key, const char *val, char 
 		snprintf(err, errlen, "unknown parameter '%s'", key);
 		return -1;
 	}
-	char *end = NULL;
-	errno = 0;
-	double v = strtod(val, &end);
-	if (errno || end == val || *end || !isfinite(v)) {
-		snprintf(err, errlen, "%s: '%s' is not a finite number", key, val);
+	double v;
+	if (wl_parse_number(key, val, d->min, d->max, d->integer, &v, err, errlen) < 0)
 		return -1;
-	}
-	if (v < d->min || v > d->max) {
-		snprintf(err, errlen, "%s: %s is outside [%g, %g]", key, val, d->min, d->max);
-		return -1;
-	}
-	if (d->integer) {
-		if (v != floor(v)) {
-			snprintf(err, errlen, "%s: '%s' is not an integer", key, val);
-			return -1;
-		}
+	if (d->integer)
 		*(long *)(void *)((char *)p + d->off) = (long)v;
-	} else {
+	else
 		*(double *)(void *)((char *)p + d->off) = v;
-	}
 	return 0;
 }

@@ -55,13 +55,34 @@ void wl_params_default(struct wl_params *p)
 	snprintf(p->mix, sizeof(p->mix), "cow:3,fork:2,private:2,compute:1");
 }
 
+int wl_parse_number(const char *key, const char *val, double min, double max, int integer, double *out, char *err,
+		    size_t errlen)
+{
+	char *end = NULL;
+	errno = 0;
+	double v = strtod(val, &end);
+	if (errno || end == val || *end || !isfinite(v)) {
+		snprintf(err, errlen, "%s: '%s' is not a finite number", key, val);
+		return -1;
+	}
+	if (v < min || v > max) {
+		snprintf(err, errlen, "%s: %s is outside [%g, %g]", key, val, min, max);
+		return -1;
+	}
+	if (integer && v != (double)(long long)v) {
+		snprintf(err, errlen, "%s: '%s' is not an integer", key, val);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
 int wl_params_set(struct wl_params *p, const char *key, const char *val, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < sizeof(pdescs) / sizeof(pdescs[0]); i++) {
 		const struct pdesc *d = &pdescs[i];
 		if (strcmp(d->key, key))
 			continue;
-		char *end = NULL;
 		void *dst = (char *)p + d->off;
 		if (d->type == P_STR) {
 			if (strlen(val) >= sizeof(p->mix)) {
@@ -71,20 +92,9 @@ int wl_params_set(struct wl_params *p, const char *key, const char *val, char *e
 			snprintf(dst, sizeof(p->mix), "%s", val);
 			return 0;
 		}
-		errno = 0;
-		double v = strtod(val, &end);
-		if (errno || end == val || *end || !isfinite(v)) {
-			snprintf(err, errlen, "%s: '%s' is not a finite number", key, val);
+		double v;
+		if (wl_parse_number(key, val, d->min, d->max, d->type != P_DOUBLE, &v, err, errlen) < 0)
 			return -1;
-		}
-		if (v < d->min || v > d->max) {
-			snprintf(err, errlen, "%s: %s is outside [%g, %g]", key, val, d->min, d->max);
-			return -1;
-		}
-		if (d->type != P_DOUBLE && v != (double)(long long)v) {
-			snprintf(err, errlen, "%s: '%s' is not an integer", key, val);
-			return -1;
-		}
 		if (d->type == P_LONG)
 			*(long *)dst = (long)v;
 		else if (d->type == P_UINT)
