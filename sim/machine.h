@@ -56,6 +56,7 @@ struct machine {
 	double ram_kib, min_kib, low_kib, high_kib;
 	long nproc;
 	double cache_kib;        /* clean page cache: reclaimable without a walk or a write */
+	double peak_used_kib;    /* anon and kernel memory at its highest */
 	uint64_t scan_seq;       /* reclaim's scans, for the anon/file split */
 	struct page *hand;       /* reclaim's clock over the engine's pages */
 	double dev_free_at;      /* the swap device's queue */
@@ -64,8 +65,10 @@ struct machine {
 	/* totals */
 	double user_ns, sys_ns, spin_ns, lock_wait_ns;
 	uint64_t contentions, acquisitions, pswpin, pswpout, pgscan, pgsteal, allocstall, kswapd_wakeups;
-	uint64_t major_faults, minor_faults, cache_evicted;
+	uint64_t major_faults, minor_faults, cache_evicted, overcommits;
 	bool overrun;            /* a task passed max_virtual_s */
+	bool census_done;
+	uint64_t census_walks, census_vmas;
 };
 
 /* vtime.c: the current task runs cpu_ns on a CPU (user or system time),

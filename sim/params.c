@@ -38,6 +38,7 @@ static const struct sdesc {
 	SD(max_virtual_s, max_virtual_s, 1, 1e9, 0), /* a point still running then fails */
 	SD(cache_mbps, cache_mbps, 0, 1e6, 0),    /* file IO filling the page cache, MB/s */
 	SD(swappiness, swappiness, 0, 100, 0),    /* vm.swappiness: the anon share of the scan */
+	SD(census, census, 0, 1, 1),              /* 1: walk every page once, as engine walkcost does */
 #undef SD
 };
 

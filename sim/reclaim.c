@@ -19,6 +19,7 @@
 
 #define SWAP_CLUSTER_MAX 32
 #define CONGESTION_WAIT_NS 100e6 /* congestion_wait(BLK_RW_ASYNC, HZ/10) */
+#define MAX_RETRIES 64
 
 static double walk_hold(const struct machine *m, uint64_t vmas_before)
 {
@@ -75,11 +76,14 @@ static int reclaim_one(struct machine *m)
 	return shrink_one(m);
 }
 
+/* The readers are not simulated, only their pages: kswapd makes room for
+ * them, and the users' own allocations reclaim when it falls behind. */
 void filler_step(struct machine *m)
 {
 	m->cur = &m->filler;
 	m->cache_kib += m->mp.cache_mbps * 1e6 / 1024.0 * (FILL_STEP_NS / 1e9);
-	reclaim_before_alloc(m);
+	if (vt_free_kib(m) < m->low_kib)
+		reclaim_wake_kswapd(m);
 	m->filler.ready += FILL_STEP_NS;
 	vt_push(m, &m->filler);
 }
@@ -121,22 +125,33 @@ void reclaim_before_alloc(struct machine *m)
 {
 	if (m->untimed)
 		return;
-	double free_kib = vt_free_kib(m);
+	double free_kib = vt_free_kib(m), used = m->ram_kib - free_kib - m->cache_kib;
+	if (used > m->peak_used_kib)
+		m->peak_used_kib = used;
 	if (free_kib < m->low_kib)
 		reclaim_wake_kswapd(m);
 	if (free_kib >= m->min_kib)
 		return;
-	m->allocstall++;
-	int freed = 0;
-	for (int scanned = 0; freed < SWAP_CLUSTER_MAX && scanned < SWAP_CLUSTER_MAX * 32; scanned++) {
-		int r = reclaim_one(m);
-		if (r < 0)
-			break;
-		freed += r;
-		if (vt_free_kib(m) >= m->low_kib)
-			break;
-		vt_yield(m); /* between walks the lock is free for others */
+	/* __alloc_pages_slowpath: reclaim, and wait when that freed nothing,
+	 * until the page can be had; past MAX_RETRIES rounds the page is
+	 * taken anyway (the kernel would OOM-kill; the point says so) */
+	for (int round = 0; vt_free_kib(m) < m->min_kib; round++) {
+		if (round == MAX_RETRIES) {
+			m->overcommits++;
+			return;
+		}
+		m->allocstall++;
+		int freed = 0;
+		for (int scanned = 0; freed < SWAP_CLUSTER_MAX && scanned < SWAP_CLUSTER_MAX * 32; scanned++) {
+			int r = reclaim_one(m);
+			if (r < 0)
+				break;
+			freed += r;
+			if (vt_free_kib(m) >= m->low_kib)
+				break;
+			vt_yield(m); /* between walks the lock is free for others */
+		}
+		if (!freed && vt_free_kib(m) < m->min_kib) /* others may have freed meanwhile */
+			vt_io_wait(m, m->cur->ready + CONGESTION_WAIT_NS);
 	}
-	if (!freed)
-		vt_io_wait(m, m->cur->ready + CONGESTION_WAIT_NS);
 }

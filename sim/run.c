@@ -40,6 +40,36 @@ static void user_body(void *arg)
 	t->done = true;
 }
 
+/* The family's layout, walked as `engine walkcost` walks it: page_referenced
+ * of every mapped page once, untimed, its counts apart from reclaim's (it
+ * clears the accessed bits, as a kswapd pass would). Taken when every user
+ * has done a job and none has exited: every COW set is in place. */
+static void census(struct machine *m)
+{
+	struct walk_stats before = m->e.ws;
+	struct page *pg;
+	m->untimed = true;
+	list_for_each_entry(pg, &m->e.pages, lru)
+		if (pg->mapcount > 0)
+			page_referenced(&m->e, pg);
+	m->untimed = false;
+	m->nlocks = 0;
+	m->census_walks = m->e.ws.walks - before.walks;
+	m->census_vmas = m->e.ws.vmas_visited - before.vmas_visited;
+	m->e.ws = before;
+	m->census_done = true;
+}
+
+static bool census_due(const struct machine *m, long users, long live)
+{
+	if (!m->mp.census || m->census_done || live < users)
+		return false;
+	for (long i = 0; i < users; i++)
+		if (!m->ctx.slots[i].jobs)
+			return false;
+	return true;
+}
+
 static int by_start(const void *a, const void *b)
 {
 	const struct iv *x = a, *y = b;
@@ -112,9 +142,25 @@ static void report(struct machine *m, double end_ns, double real_s)
 	wl_metric("vm_allocstall", (double)m->allocstall, "stalls");
 	wl_metric("vm_kswapd_wakeups", (double)m->kswapd_wakeups, "wakeups");
 	wl_metric("vm_cache_evicted", (double)m->cache_evicted, "pages");
+	if (m->mp.census && m->census_done) {
+		wl_metric("page_referenced_walks", (double)m->census_walks, "walks");
+		wl_metric("page_referenced_vmas_visited", (double)m->census_vmas, "vmas");
+		if (m->census_walks)
+			wl_metric("page_referenced_vmas_per_walk", (double)m->census_vmas / (double)m->census_walks,
+				  "vmas/walk");
+	} else if (m->mp.census) {
+		wl_unavailable("page_referenced_vmas_per_walk",
+			       "no census: a user exited before every user had done a job");
+	}
+	wl_metric("sim_peak_used_mib", m->peak_used_kib / 1024, "MiB");
+	/* allocations that found no memory after every retry: where the
+	 * kernel would have OOM-killed, the model went over RAM */
+	wl_metric("sim_overcommits", (double)m->overcommits, "allocations");
 	wl_metric("sim_virtual_s", end_ns / 1e9, "s");
 	wl_metric("sim_real_s", real_s, "s");
 	printf("info variant %s\n", m->e.ops->name);
+	printf("info memory at the end: free %.0f KiB, cache %.0f KiB, %llu anon pages mapped, %ld processes\n",
+	       vt_free_kib(m), m->cache_kib, (unsigned long long)m->e.nr_mapped_pages, m->nproc);
 	printf("info machine cpus=%ld ram_mib=%g page_kib=%g swap_mbps=%g vma_ns=%g min_free_kib=%.0f\n", m->mp.cpus,
 	       m->mp.ram_mib, m->mp.page_kib, m->mp.swap_mbps, m->mp.vma_ns, m->min_kib);
 }
@@ -217,6 +263,8 @@ int sim_run(const struct workload *w, const struct wl_params *wp, const struct s
 			*m->ctx.stop = 1;
 		if (coro_resume(t->co)) {
 			vt_push(m, t);
+			if (census_due(m, users, live))
+				census(m);
 			continue;
 		}
 		live--;

@@ -32,6 +32,7 @@ struct sim_params {
 	double cache_mbps;      /* page cache the box's file IO brings in */
 	double swappiness;      /* the anon share of reclaim's scan while there is cache */
 	double max_virtual_s;   /* a point that has not finished by then fails */
+	long census;            /* 1: page_referenced of every page once every user has done a job */
 };
 
 void sim_params_default(struct sim_params *p);

@@ -22,6 +22,20 @@ for k in sys_pct iowait_pct lock_wait_pct lockstat_anon_vma_wait_ns vm_pswpout s
 	[[ $(sql "$db" "select count(*) from results where metric = '$k'") -gt 0 ]] || fail "no $k recorded"
 done
 sql "$db" "select params from points where run_id = 1 limit 1" | grep -q "variant=legacy" || fail "the point's params lack the design"
+# the same layout as engine walkcost (a parent's P pages, N children each
+# COW-writing all of them), walked once each: the same counts, exactly
+for v in legacy avc modern; do
+	"$RMAPBENCH_SIM" reclaim users=50 shared_kib=80 sim_page_kib=4 cow_fraction=1 mix=compute:1 compute_iters=1000 \
+		jobs_per_user=2 sim_census=1 sim_ram_mib=1024 sim_vma_ns=100 variant=$v >"$tmp/s" 2>"$tmp/se" ||
+		fail "rmapbench-sim ($v) exited $?: $(tail -3 "$tmp/se")"
+	"$BIN" --db "$db" engine walkcost --variant $v --children 50 --pages 20 --json --no-db >"$tmp/w" 2>/dev/null ||
+		fail "walkcost $v"
+	for k in page_referenced_walks page_referenced_vmas_visited; do
+		s=$(awk -v k=$k '$1 == "metric" && $2 == k { print $3 }' "$tmp/s")
+		w=$(sqlite3 :memory: "select json_extract(readfile('$tmp/w'), '\$.$k')")
+		[[ -n $s && $s == "$w" ]] || fail "$v: $k is $s on the engine target, $w in walkcost"
+	done
+done
 # a users count only the simulator may reach, and a machine key checked
 printf 'target = host\nusers = 40000\n' >"$tmp/big.conf"
 "$BIN" --db "$db" run "$tmp/big.conf" >"$tmp/o" 2>&1 && fail "40000 host users ran"
