@@ -371,7 +371,7 @@ int report_crossover_panel(struct db *db, const int64_t runs[2], const char *lab
 }
 
 int report_paper(struct db *db, const int64_t *runs, const char *const *labels, const double *crossed, int n,
-		 const char *dir, char *path, size_t plen)
+		 const char *title, const char *dir, char *path, size_t plen)
 {
 	static const char *const panels[] = { "jobs_per_min_per_user", "sys_pct", "iowait_pct" };
 	char plotdir[PATH_MAX], adir[PATH_MAX], prefix[PATH_MAX + 16], data[PATH_MAX + 80];
@@ -386,12 +386,11 @@ int report_paper(struct db *db, const int64_t *runs, const char *const *labels, 
 		if (write_compare(db, runs, n, panels[p], data, &umin, &umax) <= 0)
 			return -1;
 	}
-	char names[300] = "", marks[128] = "", title[200];
+	char names[300] = "", marks[128] = "";
 	for (int i = 0; i < n; i++) {
 		append_word(names, sizeof(names), labels[i]);
 		snprintf(marks + strlen(marks), sizeof(marks) - strlen(marks), "%s%.6g", i ? " " : "", crossed[i]);
 	}
-	snprintf(title, sizeof(title), "The 2010 AIM7 crossover on the engine: 16 GiB, 16 CPUs (configs/paper-2010.conf)");
 	if (gnuplot(plotdir, "paper", prefix, prefix, "png", names, title, 0, marks) < 0 ||
 	    gnuplot(plotdir, "paper", prefix, prefix, "svg", names, title, 0, marks) < 0)
 		return -1;

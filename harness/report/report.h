@@ -32,7 +32,7 @@ int report_crossover_panel(struct db *db, const int64_t runs[2], const char *lab
  * each crossover (users; 0: none) marked beside 2010's 9.7k and 29.7k,
  * and their system and iowait time; DIR/paper.{png,svg}. */
 int report_paper(struct db *db, const int64_t *runs, const char *const *labels, const double *crossed, int n,
-		 const char *dir, char *path, size_t plen);
+		 const char *title, const char *dir, char *path, size_t plen);
 int report_runs(struct db *db, const int64_t *runs, const char *const *labels, int n, const char *metric,
 		const char *title, const char *dir, const char *prefix, char *path, size_t plen);
 

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The README's sensitivity table: each machine parameter of the 2010
+# profile halved and doubled, legacy's and avc's crossovers and their ratio.
+#   scripts/paper-sensitivity.sh [DB]   (default: a scratch database)
+# Each line is `rmapbench paper --designs legacy,avc --set KEY=VALUE --json`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+db=${1:-$(mktemp -d)/sensitivity.db}
+cfg=configs/paper-2010.conf
+value() { sed -n "s/^$1 *= *//p" "$cfg"; }
+calib() { sed -n '/^[0-9]/{s/\t.*//;p;q}' "$db-walk-calibration.tsv" 2>/dev/null; }
+row() { # label, then --set arguments
+	local label=$1 j l a
+	shift
+	j=$(build/rmapbench --db "$db" paper --designs legacy,avc --json "$@" 2>/dev/null) || j='{}'
+	l=$(sqlite3 :memory: "select ifnull(json_extract('$j', '\$.legacy.crossover_users'), 'not reached')")
+	a=$(sqlite3 :memory: "select ifnull(json_extract('$j', '\$.avc.crossover_users'), 'not reached')")
+	r=$(awk -v l="$l" -v a="$a" 'BEGIN { if (l + 0 > 0 && a + 0 > 0) printf "%.2f", l / a; else print "-" }')
+	echo "| $label | $l | $a | $r |"
+}
+echo "| change | legacy | avc | legacy/avc |"
+echo "| --- | --- | --- | --- |"
+row "none (the profile)"
+vma=$(calib)
+for k in sim_cpus sim_ram_mib sim_swap_mbps sim_swap_latency_ms sim_cache_mbps sim_proc_kib sim_swappiness sim_vma_ns; do
+	v=$(value "$k")
+	[[ $k == sim_vma_ns ]] && v=$vma
+	[[ -n $v ]] || continue
+	for f in 0.5 2; do
+		n=$(awk -v v="$v" -v f="$f" 'BEGIN { x = v * f; if (x == int(x)) printf "%d", x; else printf "%g", x }')
+		[[ $k == sim_swappiness && $n -gt 100 ]] && n=100 # its range ends there
+		row "$k $v -> $n" --set "$k=$n"
+	done
+done
