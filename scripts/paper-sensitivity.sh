@@ -2,17 +2,19 @@
 # The README's sensitivity table: each machine parameter of the 2010
 # profile halved and doubled, legacy's and avc's crossovers and their ratio.
 #   scripts/paper-sensitivity.sh [DB]   (default: a scratch database)
-# Each line is `rmapbench paper --designs legacy,avc --set KEY=VALUE --json`.
+# Each line is `rmapbench paper --designs legacy,avc --set KEY=VALUE --json`
+# ($RMAPBENCH: another build's binary; its errors go to DB.log).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 db=${1:-$(mktemp -d)/sensitivity.db}
+bin=${RMAPBENCH:-build/rmapbench}
 cfg=configs/paper-2010.conf
 value() { sed -n "s/^$1 *= *//p" "$cfg"; }
 calib() { sed -n '/^[0-9]/{s/\t.*//;p;q}' "$db-walk-calibration.tsv" 2>/dev/null; }
 row() { # label, then --set arguments
 	local label=$1 j l a
 	shift
-	j=$(build/rmapbench --db "$db" paper --designs legacy,avc --json "$@" 2>/dev/null) || j='{}'
+	j=$("$bin" --db "$db" paper --designs legacy,avc --json "$@" 2>>"$db.log") || j='{}'
 	l=$(sqlite3 :memory: "select ifnull(json_extract('$j', '\$.legacy.crossover_users'), 'not reached')")
 	a=$(sqlite3 :memory: "select ifnull(json_extract('$j', '\$.avc.crossover_users'), 'not reached')")
 	r=$(awk -v l="$l" -v a="$a" 'BEGIN { if (l + 0 > 0 && a + 0 > 0) printf "%.2f", l / a; else print "-" }')

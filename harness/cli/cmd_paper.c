@@ -14,7 +14,6 @@
 #include "stats.h"
 #include "suite.h"
 #include "util.h"
-#include "walk_calib.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -112,23 +111,14 @@ int cmd_paper(int argc, char **argv, const char *db_path)
 	}
 	if (!nd)
 		return usage("--designs: none of legacy, avc, modern");
-	char err[700], calib[PATH_MAX];
+	char err[700];
 	struct config cfg;
 	if (config_load_set(&cfg, cfgpath, sets, nsets, err, sizeof(err)) < 0) {
 		rb_error("%s", err);
 		config_free(&cfg);
 		return 2;
 	}
-	bool needs_calib = !config_param(&cfg, "sim_vma_ns");
 	config_free(&cfg);
-	struct walk_calib wc;
-	if (needs_calib && (results_path(db_path, WALK_CALIB_FILE, calib, sizeof(calib)) < 0 ||
-			    walk_calib_load(calib, &wc, err, sizeof(err)) < 0)) {
-		fprintf(stderr, "paper: no walk calibration yet (%s): measuring it on this kernel\n", err);
-		char *none[] = { NULL };
-		if (cmd_calibrate_walk(0, none, db_path) != 0)
-			return 1;
-	}
 	struct paper_row rows[NDESIGNS];
 	memset(rows, 0, sizeof(rows));
 	for (int d = 0; d < nd; d++) {

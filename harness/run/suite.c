@@ -125,11 +125,10 @@ int run_suite(struct config *cfg, const char *db_path, struct suite_result *res)
 	char wc_source[400] = "";
 	if (engine && !config_param(cfg, "sim_vma_ns")) {
 		char path[PATH_MAX];
-		results_path(db_path, WALK_CALIB_FILE, path, sizeof(path));
-		if (walk_calib_load(path, &wc, err, sizeof(err)) < 0) {
-			rb_error("%s: target engine needs the running kernel's walk cost: %s (run 'rmapbench "
-				 "calibrate-walk' as root, about 25 s, or set sim_vma_ns)",
-				 cfg->path, err);
+		if (walk_calib_ensure(db_path, &wc, path, sizeof(path)) < 0) {
+			rb_error("%s: target engine needs the running kernel's walk cost, and it could not be measured "
+				 "(above); set sim_vma_ns to run without it",
+				 cfg->path);
 			return 1;
 		}
 		snprintf(wc_source, sizeof(wc_source), "%s: %.1f ns, measured on %s", path, wc.vma_ns, wc.release);

@@ -30,9 +30,19 @@ struct walk_calib {
 	int npts;
 };
 
+#include <stdio.h>
+
+/* 0, 1000, 2000 and 4000 processes, 256 pages, 3 repetitions. */
+void walk_calib_default_plan(struct walk_calib_plan *plan);
 /* Measures (needs root: a swap file); dir holds the swap file meanwhile. */
 int walk_calibrate(const char *dir, const struct walk_calib_plan *plan, struct walk_calib *out, char *err,
 		   size_t errlen);
+
+/* walk_calibrate beside the database, recorded as a run and kept in its
+ * WALK_CALIB_FILE; progress and the result to out; -1 said on stderr. */
+int walk_calib_keep(const char *db_path, const struct walk_calib_plan *plan, struct walk_calib *c, FILE *out);
+/* The kept calibration, measured first when there is none. */
+int walk_calib_ensure(const char *db_path, struct walk_calib *c, char *path, size_t plen);
 
 /* The file: comment lines, then "vma_ns fixed_ns r2 points release",
  * tab-separated. Save creates it without following a link. */

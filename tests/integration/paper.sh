@@ -6,7 +6,7 @@ db=$tmp/r.db
 cat >"$tmp/small.conf" <<'C'
 target = engine
 workloads = reclaim
-users = 20 40 80 120 160 240 320
+users = 10 20 40 80 120 160 240 320
 stop_after_crossing = 1
 refine_crossover = 2
 repetitions = 1
@@ -14,7 +14,7 @@ sim_cpus = 2
 sim_ram_mib = 48
 sim_page_kib = 64
 sim_cache_mbps = 7.5
-sim_vma_ns = 200000
+sim_vma_ns = 20000
 sim_compute_ns = 100
 shared_kib = 512
 cow_fraction = 1
@@ -35,7 +35,7 @@ l=$(j '$.legacy.crossover_users') a=$(j '$.avc.crossover_users')
 [[ $(sql "$db" "select count(*) from runs where status = 'done'") == 3 ]] || fail "three runs"
 # legacy's sweep stopped after its crossing, and bisected around it
 [[ $(sql "$db" "select max(users) from points where run_id = 1") -lt 320 ]] || fail "legacy's sweep did not stop after crossing"
-[[ $(sql "$db" "select count(*) from points where run_id = 1 and users not in (20, 40, 80, 120, 160, 240, 320)") -ge 1 ]] ||
+[[ $(sql "$db" "select count(*) from points where run_id = 1 and users not in (10, 20, 40, 80, 120, 160, 240, 320)") -ge 1 ]] ||
 	fail "no bisected point"
 f=$(grep -o "figure: .*" "$tmp/e" | cut -d' ' -f2)
 [[ -s $f ]] || fail "no figure: $(cat "$tmp/e")"
