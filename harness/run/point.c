@@ -57,10 +57,20 @@ int point_argv(const struct point_env *env, const struct point_spec *ps, char **
 			used += (size_t)snprintf(params + used, plen - used, " %s", store[s]);
 			s++;
 		}
+		/* a simulation repeats itself exactly: each repetition draws its
+		 * jobs from a seed of its own, as a real machine's runs differ */
+		const char *seed = config_param(cfg, "seed");
+		unsigned long base = seed ? strtoul(seed, NULL, 10) : 1;
+		snprintf(store[s], POINT_ARG_LEN, "seed=%lu", base + (unsigned long)ps->repetition - 1);
+		argv[n++] = store[s];
+		used += (size_t)snprintf(params + used, plen - used, " %s", store[s]);
+		s++;
 	}
 	for (int i = 0; i < cfg->n_params && n < POINT_MAX_ARGS - 3; i++) {
 		if (!engine && sim_param_known(cfg->params[i][0]))
 			continue; /* the machine model's: nothing to a real kernel */
+		if (engine && !strcmp(cfg->params[i][0], "seed"))
+			continue; /* given per repetition above */
 		snprintf(store[s], POINT_ARG_LEN, "%s=%s", cfg->params[i][0], cfg->params[i][1]);
 		has_max |= !strcmp(cfg->params[i][0], "max_s");
 		argv[n++] = store[s];
