@@ -123,7 +123,41 @@ static int engine_fork_child(const struct wl_ctx *ctx, void (*fn)(const struct w
 	return 0;
 }
 
+static int engine_file_create(struct wl_ctx *ctx, size_t len)
+{
+	M(ctx)->file_kib = (double)len / 1024;
+	ctx->file_len = len;
+	return 0;
+}
+
+/* Reads at random over a file set larger than the cache hit in proportion
+ * to what of it is cached: no file is kept, only how much is. A miss is a
+ * page of cache allocated (and reclaimed for) and a read from the disk,
+ * the same disk swap uses. */
+static void engine_file_read(const struct wl_ctx *ctx, size_t off, size_t len)
+{
+	(void)off;
+	struct machine *m = M(ctx);
+	for (size_t done = 0; done < len; done += ctx->page_size) {
+		double hit = m->file_kib > 0 ? m->cache_kib / m->file_kib : 1;
+		m->file_pages_read += (uint64_t)m->scale;
+		if ((double)(wl_rand(&m->rnd) % 1000000) / 1e6 < hit) {
+			vt_account(m, m->mp.copy_ns * m->scale, false, 0);
+			vt_yield(m);
+			continue;
+		}
+		reclaim_before_alloc(m);
+		m->cache_kib += m->mp.page_kib;
+		m->file_misses += (uint64_t)m->scale;
+		vt_account(m, m->mp.copy_ns * m->scale, false, 0);
+		vt_io_wait(m, vt_swap_read(m, m->cur->ready));
+		vt_yield(m);
+	}
+}
+
 const struct wl_backend wl_engine_backend = {
+	.file_create = engine_file_create,
+	.file_read = engine_file_read,
 	.name = "engine",
 	.map = engine_map,
 	.unmap = engine_unmap,

@@ -56,6 +56,10 @@ struct machine {
 	double ram_kib, min_kib, low_kib, high_kib;
 	long nproc;
 	double cache_kib;        /* clean page cache: reclaimable without a walk or a write */
+	double file_kib;         /* the workload's file set; reads miss the cache in
+				  * proportion to what of it is not cached */
+	unsigned rnd;            /* the file reads' hits and misses */
+	uint64_t file_pages_read, file_misses;
 	double peak_used_kib;    /* anon and kernel memory at its highest */
 	uint64_t scan_seq;       /* reclaim's scans, for the anon/file split */
 	struct page *hand;       /* reclaim's clock over the engine's pages */

@@ -35,6 +35,7 @@ static const struct sdesc {
 	SD(compute_ns, compute_ns, 0, 1e9, 0),    /* one iteration of a compute job (user time) */
 	SD(swapin_ns, swapin_ns, 0, 1e9, 0),      /* CPU of a swap-in fault; the read is the device's */
 	SD(pageout_ns, pageout_ns, 0, 1e9, 0),    /* CPU of starting a swap-out */
+	SD(copy_ns, copy_ns, 0, 1e9, 0),          /* a 4 KiB read() copy out of the page cache */
 	SD(max_virtual_s, max_virtual_s, 1, 1e9, 0), /* a point still running then fails */
 	SD(cache_mbps, cache_mbps, 0, 1e6, 0),    /* file IO filling the page cache, MB/s */
 	SD(swappiness, swappiness, 0, 100, 0),    /* vm.swappiness: the anon share of the scan */
@@ -64,6 +65,7 @@ void sim_params_default(struct sim_params *p)
 	p->compute_ns = 1;
 	p->swapin_ns = 5000;
 	p->pageout_ns = 5000;
+	p->copy_ns = 500;
 	p->max_virtual_s = 36000;
 	p->swappiness = 60;
 }

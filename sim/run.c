@@ -142,6 +142,10 @@ static void report(struct machine *m, double end_ns, double real_s)
 	wl_metric("vm_allocstall", (double)m->allocstall, "stalls");
 	wl_metric("vm_kswapd_wakeups", (double)m->kswapd_wakeups, "wakeups");
 	wl_metric("vm_cache_evicted", (double)m->cache_evicted, "pages");
+	if (m->file_kib > 0) {
+		wl_metric("file_pages_read", (double)m->file_pages_read, "pages");
+		wl_metric("file_cache_misses", (double)m->file_misses, "pages");
+	}
 	if (m->mp.census && m->census_done) {
 		wl_metric("page_referenced_walks", (double)m->census_walks, "walks");
 		wl_metric("page_referenced_vmas_visited", (double)m->census_vmas, "vmas");
@@ -189,7 +193,9 @@ static int setup(struct machine *m, const struct workload *w, const struct wl_pa
 	m->high_kib = m->min_kib * 3 / 2;
 	m->cpu_free = calloc((size_t)sp->cpus, sizeof(double));
 	m->heap = calloc((size_t)wp->users + 2, sizeof(*m->heap));
-	m->ctx = (struct wl_ctx){ .p = *wp, .be = &wl_engine_backend, .page_size = (size_t)(sp->page_kib * 1024) };
+	m->ctx = (struct wl_ctx){ .p = *wp, .be = &wl_engine_backend, .page_size = (size_t)(sp->page_kib * 1024),
+				  .file_fd = -1 };
+	m->rnd = wp->seed * 2654435761u + 12345;
 	m->ctx.slots = calloc((size_t)wp->users, sizeof(struct wl_slot));
 	m->ctx.stop = calloc(1, sizeof(int));
 	m->kswapd.id = -1;
@@ -240,11 +246,14 @@ int sim_run(const struct workload *w, const struct wl_params *wp, const struct s
 	m->untimed = false;
 	for (long i = 0; i < users; i++)
 		vt_push(m, &tasks[i]);
-	if (sp->cache_mbps > 0) { /* a box that has run a while: its free memory is cache */
+	if (sp->cache_mbps > 0 || m->file_kib > 0) { /* a box that has run a while: its free memory is cache */
 		double f = vt_free_kib(m) - m->high_kib;
 		m->cache_kib = f > 0 ? f : 0;
-		vt_push(m, &m->filler);
+		if (m->file_kib > 0 && sp->cache_mbps <= 0 && m->cache_kib > m->file_kib)
+			m->cache_kib = m->file_kib; /* what is cached is of the file set */
 	}
+	if (sp->cache_mbps > 0)
+		vt_push(m, &m->filler);
 
 	long live = users;
 	double end = 0;

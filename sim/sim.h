@@ -28,7 +28,7 @@ struct sim_params {
 	double swap_mbps, swap_latency_ms, congestion_ms;
 	double min_free_kib;    /* 0: the kernel's formula; low and high follow */
 	double vma_ns, walk_ns, scan_ns, fault_ns, fork_ns, fork_vma_ns, exit_ns, lock_ns, compute_ns;
-	double swapin_ns, pageout_ns;
+	double swapin_ns, pageout_ns, copy_ns;
 	double cache_mbps;      /* page cache the box's file IO brings in */
 	double swappiness;      /* the anon share of reclaim's scan while there is cache */
 	double max_virtual_s;   /* a point that has not finished by then fails */

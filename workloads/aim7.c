@@ -8,6 +8,8 @@
  *   fork     fork a short-lived child that COW-writes child_kib and exits
  *   private  mmap, touch and munmap private_mib of fresh anonymous memory
  *   compute  a little arithmetic
+ *   file     read file_kib at random from the file_mib file set (AIM7's
+ *            disk tests: the page cache, and the disk when it misses)
  */
 #include "workload.h"
 #include "mix.h"
@@ -22,6 +24,10 @@ int aim7_setup(struct wl_ctx *ctx)
 	char err[160];
 	if (mix_parse(&mix, ctx->p.mix, err, sizeof(err)) < 0) {
 		fprintf(stderr, "rmapbench-load: mix: %s\n", err);
+		return -1;
+	}
+	if (ctx->p.file_mib > 0 && ctx->be->file_create(ctx, (size_t)ctx->p.file_mib << 20) < 0) {
+		perror("rmapbench-load: the file set");
 		return -1;
 	}
 	ctx->shared_len = ctx->p.shared_kib > 0 ? (size_t)ctx->p.shared_kib << 10 : (size_t)ctx->p.shared_mib << 20;
@@ -92,6 +98,15 @@ int aim7_task(struct wl_ctx *ctx, struct wl_slot *slot, unsigned *rnd, enum task
 	case TASK_COMPUTE:
 		wl_compute(ctx, ctx->p.compute_iters);
 		return 0;
+	case TASK_FILE: {
+		size_t set = (size_t)ctx->p.file_mib << 20, len = (size_t)ctx->p.file_kib << 10;
+		if (!set || !len)
+			return 0;
+		size_t chunks = set / ctx->page_size, n = (len + ctx->page_size - 1) / ctx->page_size;
+		size_t first = chunks > n ? wl_rand(rnd) % (chunks - n + 1) : 0;
+		wl_file_read(ctx, first * ctx->page_size, n * ctx->page_size < set ? n * ctx->page_size : set);
+		return 0;
+	}
 	}
 	return EINVAL;
 }

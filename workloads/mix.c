@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const task_names[NR_TASKS] = { "cow", "fork", "private", "compute" };
+static const char *const task_names[NR_TASKS] = { "cow", "fork", "private", "compute", "file" };
 
 int mix_parse(struct mix *m, const char *text, char *err, size_t errlen)
 {
@@ -28,7 +28,7 @@ int mix_parse(struct mix *m, const char *text, char *err, size_t errlen)
 		for (t = 0; t < NR_TASKS && strcmp(task_names[t], tok); t++)
 			;
 		if (t == NR_TASKS) {
-			snprintf(err, errlen, "unknown task '%s' (cow, fork, private, compute)", tok);
+			snprintf(err, errlen, "unknown task '%s' (cow, fork, private, compute, file)", tok);
 			return -1;
 		}
 		m->weight[t] = (unsigned)w;

@@ -1,5 +1,5 @@
-/* The job mix: AIM7's weighted workfile reduced to the four tasks of the
- * fork+COW load, written "cow:3,fork:2,private:2,compute:1". */
+/* The job mix: AIM7's weighted workfile reduced to the tasks of the
+ * fork+COW load, written "cow:3,fork:2,private:2,compute:1,file:1". */
 #ifndef RMAPBENCH_MIX_H
 #define RMAPBENCH_MIX_H
 
@@ -8,8 +8,8 @@
 struct wl_ctx;
 struct wl_slot;
 
-enum task { TASK_COW, TASK_FORK, TASK_PRIVATE, TASK_COMPUTE };
-#define NR_TASKS 4
+enum task { TASK_COW, TASK_FORK, TASK_PRIVATE, TASK_COMPUTE, TASK_FILE };
+#define NR_TASKS 5
 
 struct mix {
 	unsigned weight[NR_TASKS];

@@ -32,6 +32,8 @@ static const struct pdesc pdescs[] = {
 	PL(private_mib, 0, 65536),
 	PL(child_kib, 0, 1 << 24),
 	PL(compute_iters, 0, 1000000000),
+	PL(file_mib, 0, 1 << 20),
+	PL(file_kib, 0, 1 << 20),
 	PL(passes, 1, 1000000),
 	{ "seed", P_UINT, offsetof(struct wl_params, seed), 0, 4294967295.0 },
 	PD(max_s, 1, 86400),
@@ -49,6 +51,7 @@ void wl_params_default(struct wl_params *p)
 	p->private_mib = 1;
 	p->child_kib = 64;
 	p->compute_iters = 20000;
+	p->file_kib = 64;
 	p->passes = 4;
 	p->seed = 1;
 	p->max_s = 600;

@@ -114,6 +114,11 @@ int wl_fork_child(const struct wl_ctx *ctx, void (*fn)(const struct wl_ctx *, un
 	return ctx->be->fork_child(ctx, fn, arg);
 }
 
+void wl_file_read(const struct wl_ctx *ctx, size_t off, size_t len)
+{
+	ctx->be->file_read(ctx, off, len);
+}
+
 int wl_should_stop(const struct wl_ctx *ctx, const struct wl_slot *slot)
 {
 	if (*ctx->stop)
@@ -193,7 +198,41 @@ static int native_fork_child(const struct wl_ctx *ctx, void (*fn)(const struct w
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : ECHILD;
 }
 
+/* An unlinked file in TMPDIR (or /tmp), sparse: its reads fill the page
+ * cache without a disk write first. */
+static int native_file_create(struct wl_ctx *ctx, size_t len)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/rmapbench-file-XXXXXX", dir && *dir ? dir : "/tmp");
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	unlink(path);
+	if (ftruncate(fd, (off_t)len) < 0) {
+		close(fd);
+		return -1;
+	}
+	ctx->file_fd = fd;
+	ctx->file_len = len;
+	return 0;
+}
+
+static void native_file_read(const struct wl_ctx *ctx, size_t off, size_t len)
+{
+	static char buf[1 << 16];
+	for (size_t done = 0; done < len;) {
+		size_t n = len - done < sizeof(buf) ? len - done : sizeof(buf);
+		ssize_t got = pread(ctx->file_fd, buf, n, (off_t)(off + done));
+		if (got <= 0)
+			return;
+		done += (size_t)got;
+	}
+}
+
 const struct wl_backend wl_native = {
+	.file_create = native_file_create,
+	.file_read = native_file_read,
 	.name = "native",
 	.map = native_map,
 	.unmap = native_unmap,
@@ -303,7 +342,7 @@ int wl_run(const struct workload *w, struct wl_params *p)
 			p->users, WL_NATIVE_MAX_USERS);
 		return 2;
 	}
-	struct wl_ctx ctx = { .p = *p, .be = &wl_native, .page_size = (size_t)sysconf(_SC_PAGESIZE) };
+	struct wl_ctx ctx = { .p = *p, .be = &wl_native, .page_size = (size_t)sysconf(_SC_PAGESIZE), .file_fd = -1 };
 	size_t slots_len = sizeof(struct wl_slot) * (size_t)p->users + 4096;
 	void *shm = mmap(NULL, slots_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shm == MAP_FAILED) {
@@ -414,5 +453,7 @@ int wl_run(const struct workload *w, struct wl_params *p)
 	wl_report(w, &ctx, last_exit - t0);
 	fflush(stdout);
 	free(pids);
+	if (ctx.file_fd >= 0)
+		close(ctx.file_fd);
 	return 0;
 }

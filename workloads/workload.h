@@ -30,6 +30,8 @@ struct wl_params {
 	long private_mib;     /* mmap+touch+munmap per private job */
 	long child_kib;       /* touched by each short-lived job child */
 	long compute_iters;
+	long file_mib;        /* > 0: a file set the file task reads at random */
+	long file_kib;        /* read per file task (AIM7's disk tests) */
 	long passes;          /* reclaim: read passes over the shared region */
 	unsigned seed;
 	double max_s;         /* watchdog: hard limit on the whole point */
@@ -65,6 +67,10 @@ struct wl_backend {
 	/* runs fn in a child process that exits after it; waits for it */
 	int (*fork_child)(const struct wl_ctx *ctx, void (*fn)(const struct wl_ctx *, unsigned), unsigned arg);
 	void (*compute)(const struct wl_ctx *ctx, long iters);
+	/* the file set: made once by the parent, then read through the page
+	 * cache (the simulator keeps no file, only which of it is cached) */
+	int (*file_create)(struct wl_ctx *ctx, size_t len);
+	void (*file_read)(const struct wl_ctx *ctx, size_t off, size_t len);
 	void *priv;
 };
 extern const struct wl_backend wl_native;
@@ -76,6 +82,8 @@ struct wl_ctx {
 	size_t shared_len;
 	struct wl_slot *slots; /* MAP_SHARED, users entries */
 	volatile int *stop;    /* MAP_SHARED: set when the duration is over */
+	int file_fd;           /* native: the file set, unlinked; -1 none */
+	size_t file_len;
 	size_t page_size;
 };
 
@@ -110,6 +118,7 @@ uint64_t wl_read(const struct wl_ctx *ctx, const char *p, size_t len);         /
 int wl_fork_child(const struct wl_ctx *ctx, void (*fn)(const struct wl_ctx *, unsigned), unsigned arg);
 unsigned wl_rand(unsigned *state);
 void wl_compute(const struct wl_ctx *ctx, long iters);
+void wl_file_read(const struct wl_ctx *ctx, size_t off, size_t len);
 
 /* The native runtime: returns the process exit status. It forks a process
  * per user, so it takes at most WL_NATIVE_MAX_USERS (pid_max is 32768 on a

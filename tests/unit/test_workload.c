@@ -66,6 +66,20 @@ int main(void)
 	CHECK(mix_parse(&m, "cow", err, sizeof(err)) < 0 && strstr(err, "task:weight"), "missing weight: %s", err);
 	CHECK(mix_parse(&m, "cow:0", err, sizeof(err)) < 0, "all-zero mix refused");
 	CHECK(mix_parse(&m, "cow:1,fork:0,compute:3", err, sizeof(err)) == 0, "mix with a zero weight");
+	CHECK(mix_parse(&m, "file:2,compute:1", err, sizeof(err)) == 0 && m.weight[TASK_FILE] == 2, "the file task");
+	{
+		/* AIM7's disk tests natively: an unlinked file set, read at random */
+		struct wl_params fp;
+		struct sample_set ss = { 0 };
+		wl_params_default(&fp);
+		fp.users = 2;
+		fp.jobs_per_user = 5;
+		fp.file_mib = 4;
+		snprintf(fp.mix, sizeof(fp.mix), "file:1");
+		CHECK(run_capture("aim7", &fp, &ss) == 0 && ss_find(&ss, "jobs") && ss_find(&ss, "jobs")->value == 10,
+		      "a file-reading aim7 point runs its jobs");
+		ss_free(&ss);
+	}
 	unsigned rnd = 7, seen[NR_TASKS] = { 0 };
 	for (int i = 0; i < 4000; i++)
 		seen[mix_pick(&m, &rnd)]++;
