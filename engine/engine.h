@@ -49,6 +49,9 @@ struct page {
 	bool anon_exclusive;       /* modern: PageAnonExclusive */
 	int pin;                   /* held by a walker: freeing waits for it */
 	bool dead;                 /* unmapped and out of swap while pinned */
+	bool active;               /* PG_active: on the active anon list (2.6.33 put a
+				    * new anon page there, a swapped-in one on the
+				    * inactive list); only reclaim in sim/ reads it */
 	uint64_t id;
 	struct list_head lru;      /* engine->pages */
 };

@@ -12,6 +12,7 @@ static struct page *page_alloc(struct engine *e)
 	if (!p)
 		return NULL;
 	p->id = __atomic_add_fetch(&e->next_page, 1, __ATOMIC_RELAXED);
+	p->active = true; /* lru_cache_add_active_or_unevictable */
 	pthread_mutex_lock(&e->lru_lock);
 	list_add_tail(&p->lru, &e->pages);
 	pthread_mutex_unlock(&e->lru_lock);
@@ -146,8 +147,10 @@ static int do_swap_page(struct engine *e, struct vm_area_struct *vma, unsigned l
 	bool exclusive = page->mapcount + page->swapcount == 1; /* reuse_swap_page before mapping */
 	pte->swap = false;
 	pte->young = true;
-	if (page->mapcount == 0)
+	if (page->mapcount == 0) {
 		e->nr_mapped_pages++;
+		page->active = false; /* read back from swap: lru_cache_add_anon, inactive */
+	}
 	e->ops->page_add_anon_rmap(e, page, vma, address);
 	page->swapcount--; /* swap_free */
 	if (write && !exclusive)

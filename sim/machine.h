@@ -61,8 +61,12 @@ struct machine {
 	unsigned rnd;            /* the file reads' hits and misses */
 	uint64_t file_pages_read, file_misses;
 	double peak_used_kib;    /* anon and kernel memory at its highest */
-	uint64_t scan_seq;       /* reclaim's scans, for the anon/file split */
-	struct page *hand;       /* reclaim's clock over the engine's pages */
+	double recent_scanned[2], recent_rotated[2]; /* anon, file: get_scan_ratio's */
+	double anon_credit;      /* the anon share of scans, accumulated */
+	struct page *hand;       /* reclaim's clock over the inactive anon pages */
+	struct page *age_hand;   /* and over the active ones, for aging */
+	double nr_active_anon, nr_inactive_anon; /* engine pages, recounted now and then */
+	uint64_t count_age;
 	double dev_free_at;      /* the swap device's queue */
 	struct iv *io;           /* times some task waited on the device */
 	size_t nio, capio;

@@ -11,11 +11,12 @@
  * iowait. The marks are the kernel's: min_free_kbytes = sqrt(16 x RAM KiB)
  * (init_per_zone_wmark_min), low = min x 5/4, high = min x 3/2.
  *
- * While there is page cache, the scan is split as get_scan_ratio split it
- * when both lists rotate alike: swappiness / 200 of it on anon pages, the
- * rest on clean cache, which goes without a walk or a write (its rmap is
- * the file's, not the anon_vma's). */
+ * While there is page cache, the scan is split between it and the anon
+ * pages as get_scan_ratio split it (below). Clean cache goes without a
+ * walk or a write: its rmap is the file's, not the anon_vma's. */
 #include "machine.h"
+
+#include <math.h>
 
 #define SWAP_CLUSTER_MAX 32
 #define CONGESTION_WAIT_NS 100e6 /* congestion_wait(BLK_RW_ASYNC, HZ/10) */
@@ -26,30 +27,68 @@ static double walk_hold(const struct machine *m, uint64_t vmas_before)
 	return (m->mp.walk_ns + (double)(m->e.ws.vmas_visited - vmas_before) * m->mp.vma_ns) * m->scale;
 }
 
-/* The page under the hand: returns 1 when it was freed, 0 when it was
- * kept, -1 when there is no page at all. */
+/* The next mapped anon page of the list wanted (active or inactive) after
+ * the hand, the hand left on it; NULL when none comes within a window (the
+ * lists interleave on one clock: a bounded look, not a second list). */
+static struct page *next_on_list(struct machine *m, struct page **hand, bool active)
+{
+	for (int i = 0; i < 256; i++) {
+		*hand = page_pin_next(&m->e, *hand);
+		if (!*hand)
+			return NULL;
+		if ((*hand)->mapcount > 0 && (*hand)->active == active)
+			return *hand;
+	}
+	return NULL;
+}
+
+/* shrink_active_list for anon, one page: deactivated whatever its
+ * accessed bits say, but walked first to learn and clear them (2.6.33
+ * calls page_referenced on every page it moves). */
+static void age_one(struct machine *m)
+{
+	struct page *page = next_on_list(m, &m->age_hand, true);
+	if (!page)
+		return;
+	uint64_t v = m->e.ws.vmas_visited;
+	int referenced = page_referenced(&m->e, page);
+	vt_account(m, m->mp.scan_ns * m->scale, false, walk_hold(m, v));
+	m->recent_scanned[0]++;
+	if (referenced)
+		m->recent_rotated[0]++;
+	page->active = false;
+	m->nr_inactive_anon++;
+	m->nr_active_anon--;
+	m->pgscan += (uint64_t)m->scale;
+}
+
+/* shrink_inactive_list for anon, one page: referenced, it goes back to the
+ * active list; else try_to_unmap and out to swap. 1 when it was freed,
+ * 0 kept, -1 no inactive anon page to be had. */
 static int shrink_one(struct machine *m)
 {
 	struct engine *e = &m->e;
-	m->hand = page_pin_next(e, m->hand);
-	struct page *page = m->hand;
+	struct page *page = next_on_list(m, &m->hand, false);
 	if (!page)
 		return -1;
 	m->pgscan += (uint64_t)m->scale;
-	if (page->mapcount == 0) { /* in swap, or on its way out */
-		vt_account(m, m->mp.scan_ns * m->scale, false, 0);
-		return 0;
-	}
 	uint64_t v = e->ws.vmas_visited;
 	int referenced = page_referenced(e, page);
 	vt_account(m, m->mp.scan_ns * m->scale, false, walk_hold(m, v));
-	if (referenced)
-		return 0; /* activated: a second chance */
+	m->recent_scanned[0]++;
+	if (referenced) {
+		m->recent_rotated[0]++;
+		page->active = true; /* activated */
+		m->nr_active_anon++;
+		m->nr_inactive_anon--;
+		return 0;
+	}
 	v = e->ws.vmas_visited;
 	bool unmapped = try_to_unmap(e, page);
 	vt_account(m, m->mp.pageout_ns * m->scale, false, walk_hold(m, v));
 	if (!unmapped)
 		return 0;
+	m->nr_inactive_anon--;
 	m->pgsteal += (uint64_t)m->scale;
 	m->pswpout += (uint64_t)m->scale;
 	vt_swap_write(m, m->cur->ready);
@@ -59,21 +98,87 @@ static int shrink_one(struct machine *m)
 	return 1;
 }
 
-/* One scan: a cache page or an anon page, by the swappiness split. */
+/* The lists' sizes, counted again now and then: pages come and go in the
+ * engine (faults, exits) without telling reclaim. */
+static void count_lists(struct machine *m)
+{
+	if (m->count_age++ % 1024)
+		return;
+	uint64_t act = 0, inact = 0;
+	struct page *pg;
+	list_for_each_entry(pg, &m->e.pages, lru)
+		if (pg->mapcount > 0) {
+			act += pg->active;
+			inact += !pg->active;
+		}
+	m->nr_active_anon = (double)act;
+	m->nr_inactive_anon = (double)inact;
+}
+
+/* inactive_anon_is_low: inactive x ratio < active, the ratio
+ * int_sqrt(10 x the zone's GiB) (12 for 16 GiB). */
+static bool inactive_anon_is_low(const struct machine *m)
+{
+	double gb = floor(m->ram_kib / (1024.0 * 1024));
+	double ratio = gb >= 1 ? floor(sqrt(10 * gb)) : 1;
+	return m->nr_inactive_anon * ratio < m->nr_active_anon;
+}
+
+/* get_scan_ratio (2.6.33): the pressure on each list is its priority
+ * (swappiness for anon, 200 - swappiness for file) times the share of its
+ * recently scanned pages that were not rotated back for being referenced,
+ * the recent counts halved once they pass a quarter of the list; and the
+ * pages scanned from a list are its size times its share (shrink_zone).
+ * With few cache pages left, anon only. A cache page scanned is never
+ * found referenced here: reads at random over a file set larger than RAM
+ * seldom hit a page twice before reclaim comes to it. Returns the anon
+ * share of the next scan. */
+static double anon_share(struct machine *m)
+{
+	double anon = m->nr_inactive_anon, file = m->cache_kib / m->mp.page_kib;
+	if ((file + vt_free_kib(m) / m->mp.page_kib) * m->mp.page_kib <= m->high_kib)
+		return 1;
+	for (int l = 0; l < 2; l++)
+		if (m->recent_scanned[l] > (l ? file : anon) / 4) {
+			m->recent_scanned[l] /= 2;
+			m->recent_rotated[l] /= 2;
+		}
+	double ap = (m->mp.swappiness + 1) * (m->recent_scanned[0] + 1) / (m->recent_rotated[0] + 1);
+	double fp = (200 - m->mp.swappiness + 1) * (m->recent_scanned[1] + 1) / (m->recent_rotated[1] + 1);
+	double pa = ap / (ap + fp + 1), wa = anon * pa, wf = file * (1 - pa);
+	return wa + wf > 0 ? wa / (wa + wf) : 1;
+}
+
+static int evict_cache(struct machine *m)
+{
+	m->recent_scanned[1]++;
+	m->cache_kib -= m->mp.page_kib;
+	m->cache_evicted += (uint64_t)m->scale;
+	m->pgscan += (uint64_t)m->scale;
+	m->pgsteal += (uint64_t)m->scale;
+	vt_account(m, m->mp.scan_ns * m->scale, false, 0);
+	return 1;
+}
+
+/* One step of shrink_zone: the active anon list aged by a page when the
+ * inactive one is low (2.6.33 does it whatever it goes on to reclaim),
+ * then a cache page or an inactive anon page, in get_scan_ratio's
+ * proportion (a running credit, so that the split is exact over many). */
 static int reclaim_one(struct machine *m)
 {
-	m->scan_seq++;
-	double a = m->mp.swappiness / 200.0;
-	bool anon = (uint64_t)((double)m->scan_seq * a) != (uint64_t)((double)(m->scan_seq - 1) * a);
-	if (!anon && m->cache_kib >= m->mp.page_kib) {
-		m->cache_kib -= m->mp.page_kib;
-		m->cache_evicted += (uint64_t)m->scale;
-		m->pgscan += (uint64_t)m->scale;
-		m->pgsteal += (uint64_t)m->scale;
-		vt_account(m, m->mp.scan_ns * m->scale, false, 0);
-		return 1;
-	}
-	return shrink_one(m);
+	count_lists(m);
+	if (inactive_anon_is_low(m))
+		age_one(m);
+	m->anon_credit += anon_share(m);
+	bool anon = m->anon_credit >= 1;
+	if (anon)
+		m->anon_credit -= 1;
+	if (!anon && m->cache_kib >= m->mp.page_kib)
+		return evict_cache(m);
+	int r = shrink_one(m);
+	if (r < 0 && m->cache_kib >= m->mp.page_kib) /* no inactive anon page: the cache then */
+		return evict_cache(m);
+	return r;
 }
 
 /* The readers are not simulated, only their pages: kswapd makes room for
