@@ -22,7 +22,7 @@ set multiplot layout 1,2 title title noenhanced font ",13"
 set title "AIM7 crossover: jobs/min per user" noenhanced
 set ylabel "jobs/min per user (log)"
 set logscale y
-set key at graph 0.75, graph 0.22 right noenhanced opaque box
+set key at graph 0.75, graph 0.82 right noenhanced opaque box
 f = datafile."-jobs_per_min_per_user.tsv"
 stats f using 2 nooutput
 set yrange [(STATS_min < 10 ? STATS_min / 2 : 3):*]
