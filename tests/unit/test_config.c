@@ -1,6 +1,7 @@
 /* The config parser: every error names file and line (or the flag). */
 #include "config.h"
 #include "tap.h"
+#include "walk_calib.h"
 
 #include <glob.h>
 #include <stdlib.h>
@@ -53,6 +54,20 @@ int main(void)
 	expect_error("users = 4\n\n\nbogus = 1\n", "x.conf:4: unknown key 'bogus'", "unknown key with its line");
 	expect_error("workloads = aim7 nosuch\n", "x.conf:1: workloads: unknown workload 'nosuch'", "unknown workload");
 	expect_error("users = 0\n", "x.conf:1: users: 0 is outside [1, 1000000]", "users out of range");
+	{
+		/* the walk calibration file: bounded, and a bad line named */
+		struct walk_calib wc;
+		char e[300] = "";
+		CHECK(walk_calib_parse("# c\n348.1\t5779\t0.946\t12\t6.18.44-x\n", "w.tsv", &wc, e, sizeof(e)) == 0 &&
+			      wc.vma_ns > 348 && wc.vma_ns < 348.2 && !strcmp(wc.release, "6.18.44-x"),
+		      "a calibration line parses (%s)", e);
+		CHECK(walk_calib_parse("# c\nfast\n", "w.tsv", &wc, e, sizeof(e)) < 0 && strstr(e, "w.tsv:2: expected"),
+		      "a bad calibration line is named: %s", e);
+		CHECK(walk_calib_parse("0\t1\t1\t3\tr\n", "w.tsv", &wc, e, sizeof(e)) < 0 && strstr(e, "not a cost"),
+		      "a walk cost of 0 is refused: %s", e);
+		CHECK(walk_calib_parse("# only comments\n", "w.tsv", &wc, e, sizeof(e)) < 0 && strstr(e, "no calibration line"),
+		      "a file without the line: %s", e);
+	}
 	expect_error("sim_cpus = 0\n", "x.conf:1: sim_cpus: 0 is outside [1, 4096]", "a machine key is checked");
 	expect_error("sim_cpus = 2.5\n", "sim_cpus: '2.5' is not an integer", "sim_cpus is whole");
 	expect_error("sim_nosuch = 1\n", "x.conf:1: unknown key 'sim_nosuch'", "an unknown machine key");
