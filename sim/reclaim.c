@@ -1,9 +1,11 @@
-/* Reclaim as 2.6.33 did it, reduced to what the rmap sees: a clock over
- * the anonymous pages (the active and inactive lists' second chance). A
- * page is looked at with page_referenced, and when no pte had it young it
- * is unmapped with try_to_unmap and written to swap. Both walks run on the
- * engine, which counts the VMAs they visit; each holds its anon_vma lock
- * for sim_walk_ns plus sim_vma_ns a VMA.
+/* Reclaim as 2.6.33 did it, reduced to what the rmap sees. The anon pages
+ * are on an active and an inactive list (PG_active), each swept by a clock
+ * of its own over the engine's pages. Aging moves active pages to the
+ * inactive list, walking each with page_referenced; an inactive page
+ * looked at with page_referenced goes back to the active list when a pte
+ * had it young, else it is unmapped with try_to_unmap and written to
+ * swap. Every walk runs on the engine, which counts the VMAs it visits,
+ * and holds its anon_vma lock for sim_walk_ns plus sim_vma_ns a VMA.
  *
  * kswapd reclaims from the low mark to the high one. An allocation under
  * the min mark reclaims itself, SWAP_CLUSTER_MAX pages (try_to_free_pages),
