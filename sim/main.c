@@ -26,21 +26,20 @@ int main(int argc, char **argv)
 	sim_params_default(&sp);
 	for (int i = 2; i < argc; i++) {
 		char key[64], err[200];
-		const char *eq = strchr(argv[i], '=');
-		if (!eq || eq == argv[i] || (size_t)(eq - argv[i]) >= sizeof(key)) {
+		const char *val;
+		if (wl_arg_split(argv[i], key, sizeof(key), &val) < 0) {
 			fprintf(stderr, "rmapbench-sim: argument '%s' is not key=value\n", argv[i]);
 			return 2;
 		}
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - argv[i]), argv[i]);
 		int rc;
 		if (!strcmp(key, "variant")) {
-			rc = strlen(eq + 1) < sizeof(sp.variant) ? 0 : -1;
-			snprintf(sp.variant, sizeof(sp.variant), "%s", eq + 1);
+			rc = strlen(val) < sizeof(sp.variant) ? 0 : -1;
+			snprintf(sp.variant, sizeof(sp.variant), "%s", val);
 			snprintf(err, sizeof(err), "variant: name too long");
 		} else if (sim_param_known(key)) {
-			rc = sim_params_set(&sp, key, eq + 1, err, sizeof(err));
+			rc = sim_params_set(&sp, key, val, err, sizeof(err));
 		} else {
-			rc = wl_params_set(&wp, key, eq + 1, err, sizeof(err));
+			rc = wl_params_set(&wp, key, val, err, sizeof(err));
 		}
 		if (rc < 0) {
 			fprintf(stderr, "rmapbench-sim: %s\n", err);

@@ -27,13 +27,12 @@ int main(int argc, char **argv)
 	wl_params_default(&p);
 	for (int i = 2; i < argc; i++) {
 		char key[64], err[200];
-		const char *eq = strchr(argv[i], '=');
-		if (!eq || eq == argv[i] || (size_t)(eq - argv[i]) >= sizeof(key)) {
+		const char *val;
+		if (wl_arg_split(argv[i], key, sizeof(key), &val) < 0) {
 			fprintf(stderr, "rmapbench-load: argument '%s' is not key=value\n", argv[i]);
 			return 2;
 		}
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - argv[i]), argv[i]);
-		if (wl_params_set(&p, key, eq + 1, err, sizeof(err)) < 0) {
+		if (wl_params_set(&p, key, val, err, sizeof(err)) < 0) {
 			fprintf(stderr, "rmapbench-load: %s\n", err);
 			return 2;
 		}

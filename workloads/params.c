@@ -58,6 +58,16 @@ void wl_params_default(struct wl_params *p)
 	snprintf(p->mix, sizeof(p->mix), "cow:3,fork:2,private:2,compute:1");
 }
 
+int wl_arg_split(const char *arg, char *key, size_t keylen, const char **val)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || (size_t)(eq - arg) >= keylen)
+		return -1;
+	snprintf(key, keylen, "%.*s", (int)(eq - arg), arg);
+	*val = eq + 1;
+	return 0;
+}
+
 int wl_parse_number(const char *key, const char *val, double min, double max, int integer, double *out, char *err,
 		    size_t errlen)
 {

@@ -129,6 +129,9 @@ int wl_run(const struct workload *w, struct wl_params *p);
 void wl_report(const struct workload *w, const struct wl_ctx *ctx, double wall_s);
 int wl_params_set(struct wl_params *p, const char *key, const char *val, char *err, size_t errlen);
 void wl_params_default(struct wl_params *p);
+/* "key=value" from the command line: 0 with key (shorter than keylen)
+ * and *val, -1 when arg is not that shape. */
+int wl_arg_split(const char *arg, char *key, size_t keylen, const char **val);
 /* A number for KEY within [min, max] (whole when integer): 0, or -1 with
  * the reason naming KEY; the simulator's machine keys use it too. */
 int wl_parse_number(const char *key, const char *val, double min, double max, int integer, double *out, char *err,
