@@ -21,6 +21,7 @@ struct task {
 	unsigned long next_addr; /* where its next mapping goes (engine pages) */
 	double user_ns, sys_ns;
 	int cpu;                 /* the CPU of its last operation */
+	double slice_end;        /* it keeps that CPU until then, unless it blocks */
 	size_t heap_i;
 	bool queued, done;
 };
@@ -35,6 +36,26 @@ struct iv {
 	double a, b;
 };
 
+/* The lists shrink_zone scans, as 2.6.33 names them. The page cache is one
+ * list here, the inactive file one: pages read once at random stay there. */
+#define SWAP_CLUSTER_MAX 32 /* kernel pages */
+#define DEF_PRIORITY 12
+#define CONGESTION_WAIT_NS 100e6 /* congestion_wait(BLK_RW_ASYNC, HZ/10) */
+
+enum sim_lru { SIM_INACTIVE_ANON, SIM_ACTIVE_ANON, SIM_INACTIVE_FILE, SIM_NR_LRU };
+
+/* One shrink_zone call under way, in engine pages: what it still has to
+ * scan of each list, and the SWAP_CLUSTER_MAX of active anon it ages at
+ * its end when the inactive list is low (reclaim.c). */
+struct shrink_plan {
+	double nr[SIM_NR_LRU];
+	int priority, turn, chunk_left;
+	double to_reclaim, reclaimed, scanned, tail;
+	bool age_first;  /* balance_pgdat ages SWAP_CLUSTER_MAX before the call */
+	double age_left; /* of those, still to age */
+	bool tail_set, active;
+};
+
 struct machine {
 	struct sim_params mp;
 	struct engine e;
@@ -42,13 +63,18 @@ struct machine {
 	const struct workload *w;
 	double scale;            /* 4 KiB pages per engine page */
 	bool lock_sleeps;        /* 6.1's rwsem: a waiter sleeps; else it spins */
+	double slice_ns;         /* CFS's timeslice under load */
 	bool untimed;            /* setup: engine work without time */
 	double *cpu_free;        /* per virtual CPU: when it is next free */
-	struct task **heap;
+	struct task **heap;      /* tasks by the time they are next ready */
 	size_t nheap;
+	struct task **runq;      /* ready, waiting for a CPU: a ring, FIFO */
+	size_t runq_cap, runq_head, nrunq;
 	struct task *cur, kswapd, parent, filler;
 	bool kswapd_awake;
-	uint64_t kswapd_scanned, kswapd_freed;
+	struct shrink_plan kswapd_plan; /* balance_pgdat's shrink_zone under way */
+	int kswapd_priority;
+	double kswapd_pass_freed;
 	/* anon_vma locks the current operation took (engine lock_hook) */
 	struct lock_taken locks[8];
 	int nlocks;
@@ -62,7 +88,8 @@ struct machine {
 	uint64_t file_pages_read, file_misses;
 	double peak_used_kib;    /* anon and kernel memory at its highest */
 	double recent_scanned[2], recent_rotated[2]; /* anon, file: get_scan_ratio's */
-	double anon_credit;      /* the anon share of scans, accumulated */
+	double nr_saved_scan[SIM_NR_LRU]; /* nr_scan_try_batch's, kernel pages */
+	double scan_carry[SIM_NR_LRU];    /* what of a count is short of an engine page */
 	struct page *hand;       /* reclaim's clock over the inactive anon pages */
 	struct page *age_hand;   /* and over the active ones, for aging */
 	double nr_active_anon, nr_inactive_anon; /* engine pages, recounted now and then */
@@ -90,13 +117,26 @@ void vt_io_wait(struct machine *m, double until);
 void vt_yield(struct machine *m);
 void vt_push(struct machine *m, struct task *t);
 struct task *vt_pop(struct machine *m);
+/* The task whose operation starts next, in virtual time: one ready while
+ * a CPU is free, else the run queue's first when a CPU frees. Operations
+ * are so carried out in the order they start, and what one sees (free
+ * memory, a lock's holder) is what was there at its start. */
+struct task *vt_next(struct machine *m);
 void vt_lock_hook(void *arg, struct anon_vma *av, bool shared);
 double vt_free_kib(const struct machine *m);
 /* The swap device: a read's completion, a write queued. */
 double vt_swap_read(struct machine *m, double at);
 void vt_swap_write(struct machine *m, double at);
 
-/* reclaim.c */
+/* reclaim.c: shrink_zone, as a plan a reclaimer carries out a page at a
+ * time (kswapd between the others' operations, a direct reclaimer
+ * yielding between its walks). */
+void shrink_zone_begin(struct machine *m, struct shrink_plan *sp, int priority, double to_reclaim);
+/* The plan's next page: 1 freed, 0 not, -1 the call is over. */
+int shrink_zone_step(struct machine *m, struct shrink_plan *sp);
+bool inactive_anon_is_low(const struct machine *m);
+
+/* kswapd.c: balance_pgdat, try_to_free_pages and the cache filler */
 void reclaim_wake_kswapd(struct machine *m);
 void kswapd_step(struct machine *m);
 /* Before an allocation: wakes kswapd under the low mark, reclaims in the

@@ -39,6 +39,7 @@ static const struct sdesc {
 	SD(max_virtual_s, max_virtual_s, 1, 1e9, 0), /* a point still running then fails */
 	SD(cache_mbps, cache_mbps, 0, 1e6, 0),    /* file IO filling the page cache, MB/s */
 	SD(swappiness, swappiness, 0, 100, 0),    /* vm.swappiness: the anon share of the scan */
+	SD(slice_ms, slice_ms, 0, 1e4, 0),        /* CFS's slice under load; 0: 2.6.33's, 1 ms x (1 + log2 CPUs) */
 	SD(census, census, 0, 1, 1),              /* 1: walk every page once, as engine walkcost does */
 #undef SD
 };

@@ -1,28 +1,23 @@
-/* Reclaim as 2.6.33 did it, reduced to what the rmap sees. The anon pages
- * are on an active and an inactive list (PG_active), each swept by a clock
- * of its own over the engine's pages. Aging moves active pages to the
- * inactive list, walking each with page_referenced; an inactive page
- * looked at with page_referenced goes back to the active list when a pte
- * had it young, else it is unmapped with try_to_unmap and written to
- * swap. Every walk runs on the engine, which counts the VMAs it visits,
- * and holds its anon_vma lock for sim_walk_ns plus sim_vma_ns a VMA.
+/* shrink_zone as 2.6.33 did it, reduced to what the rmap sees. The anon
+ * pages are on an active and an inactive list (PG_active), each swept by a
+ * clock of its own over the engine's pages. Aging (shrink_active_list)
+ * moves active pages to the inactive list, walking each with
+ * page_referenced; an inactive page looked at with page_referenced
+ * (shrink_page_list) goes back to the active list when a pte had it young,
+ * else it is unmapped with try_to_unmap and written to swap. Every walk
+ * runs on the engine, which counts the VMAs it visits, and holds its
+ * anon_vma lock for sim_walk_ns plus sim_vma_ns a VMA. Clean cache goes
+ * without a walk or a write: its rmap is the file's, not the anon_vma's.
  *
- * kswapd reclaims from the low mark to the high one. An allocation under
- * the min mark reclaims itself, SWAP_CLUSTER_MAX pages (try_to_free_pages),
- * and when it frees nothing waits in congestion_wait, as io_schedule does:
- * iowait. The marks are the kernel's: min_free_kbytes = sqrt(16 x RAM KiB)
- * (init_per_zone_wmark_min), low = min x 5/4, high = min x 3/2.
- *
- * While there is page cache, the scan is split between it and the anon
- * pages as get_scan_ratio split it (below). Clean cache goes without a
- * walk or a write: its rmap is the file's, not the anon_vma's. */
+ * How much of each list one call scans is the kernel's arithmetic, not a
+ * rate of ours: each list's size >> priority, times get_scan_ratio's
+ * share, batched by nr_scan_try_batch; and at its end SWAP_CLUSTER_MAX
+ * active anon pages aged when the inactive list is low. Who calls it and
+ * how often (kswapd, direct reclaim) is kswapd.c. */
 #include "machine.h"
 
 #include <math.h>
 
-#define SWAP_CLUSTER_MAX 32
-#define CONGESTION_WAIT_NS 100e6 /* congestion_wait(BLK_RW_ASYNC, HZ/10) */
-#define MAX_RETRIES 64
 
 static double walk_hold(const struct machine *m, uint64_t vmas_before)
 {
@@ -55,9 +50,9 @@ static void age_one(struct machine *m)
 	uint64_t v = m->e.ws.vmas_visited;
 	int referenced = page_referenced(&m->e, page);
 	vt_account(m, m->mp.scan_ns * m->scale, false, walk_hold(m, v));
-	m->recent_scanned[0]++;
+	m->recent_scanned[0] += m->scale;
 	if (referenced)
-		m->recent_rotated[0]++;
+		m->recent_rotated[0] += m->scale;
 	page->active = false;
 	m->nr_inactive_anon++;
 	m->nr_active_anon--;
@@ -77,9 +72,9 @@ static int shrink_one(struct machine *m)
 	uint64_t v = e->ws.vmas_visited;
 	int referenced = page_referenced(e, page);
 	vt_account(m, m->mp.scan_ns * m->scale, false, walk_hold(m, v));
-	m->recent_scanned[0]++;
+	m->recent_scanned[0] += m->scale;
 	if (referenced) {
-		m->recent_rotated[0]++;
+		m->recent_rotated[0] += m->scale;
 		page->active = true; /* activated */
 		m->nr_active_anon++;
 		m->nr_inactive_anon--;
@@ -104,7 +99,7 @@ static int shrink_one(struct machine *m)
  * engine (faults, exits) without telling reclaim. */
 static void count_lists(struct machine *m)
 {
-	if (m->count_age++ % 1024)
+	if (m->count_age++ % 16)
 		return;
 	uint64_t act = 0, inact = 0;
 	struct page *pg;
@@ -119,7 +114,7 @@ static void count_lists(struct machine *m)
 
 /* inactive_anon_is_low: inactive x ratio < active, the ratio
  * int_sqrt(10 x the zone's GiB) (12 for 16 GiB). */
-static bool inactive_anon_is_low(const struct machine *m)
+bool inactive_anon_is_low(const struct machine *m)
 {
 	double gb = floor(m->ram_kib / (1024.0 * 1024));
 	double ratio = gb >= 1 ? floor(sqrt(10 * gb)) : 1;
@@ -129,16 +124,15 @@ static bool inactive_anon_is_low(const struct machine *m)
 /* get_scan_ratio (2.6.33): the pressure on each list is its priority
  * (swappiness for anon, 200 - swappiness for file) times the share of its
  * recently scanned pages that were not rotated back for being referenced,
- * the recent counts halved once they pass a quarter of the list; and the
- * pages scanned from a list are its size times its share (shrink_zone).
- * With few cache pages left, anon only. A cache page scanned is never
- * found referenced here: reads at random over a file set larger than RAM
- * seldom hit a page twice before reclaim comes to it. Returns the anon
- * share of the next scan. */
-static double anon_share(struct machine *m)
+ * the recent counts halved once they pass a quarter of the lists; with few
+ * cache pages left, anon only. A cache page scanned is never found
+ * referenced here: reads at random over a file set larger than RAM seldom
+ * hit a page twice before reclaim comes to it. Returns percent[0] / 100,
+ * the anon share. Counts are in kernel pages, as the kernel's are. */
+static double get_scan_ratio(struct machine *m)
 {
-	double anon = m->nr_inactive_anon, file = m->cache_kib / m->mp.page_kib;
-	if ((file + vt_free_kib(m) / m->mp.page_kib) * m->mp.page_kib <= m->high_kib)
+	double anon = (m->nr_active_anon + m->nr_inactive_anon) * m->scale, file = m->cache_kib / 4;
+	if ((m->cache_kib + vt_free_kib(m)) <= m->high_kib)
 		return 1;
 	for (int l = 0; l < 2; l++)
 		if (m->recent_scanned[l] > (l ? file : anon) / 4) {
@@ -147,13 +141,12 @@ static double anon_share(struct machine *m)
 		}
 	double ap = (m->mp.swappiness + 1) * (m->recent_scanned[0] + 1) / (m->recent_rotated[0] + 1);
 	double fp = (200 - m->mp.swappiness + 1) * (m->recent_scanned[1] + 1) / (m->recent_rotated[1] + 1);
-	double pa = ap / (ap + fp + 1), wa = anon * pa, wf = file * (1 - pa);
-	return wa + wf > 0 ? wa / (wa + wf) : 1;
+	return ap / (ap + fp + 1);
 }
 
 static int evict_cache(struct machine *m)
 {
-	m->recent_scanned[1]++;
+	m->recent_scanned[1] += m->scale;
 	m->cache_kib -= m->mp.page_kib;
 	m->cache_evicted += (uint64_t)m->scale;
 	m->pgscan += (uint64_t)m->scale;
@@ -162,103 +155,107 @@ static int evict_cache(struct machine *m)
 	return 1;
 }
 
-/* One step of shrink_zone: the active anon list aged by a page when the
- * inactive one is low (2.6.33 does it whatever it goes on to reclaim),
- * then a cache page or an inactive anon page, in get_scan_ratio's
- * proportion (a running credit, so that the split is exact over many). */
-static int reclaim_one(struct machine *m)
+/* nr_scan_try_batch: a list's count waits until it makes SWAP_CLUSTER_MAX;
+ * then in engine pages, the fraction short of one carried to the next. */
+static double batch(struct machine *m, int l, double scan)
+{
+	m->nr_saved_scan[l] += scan;
+	if (m->nr_saved_scan[l] < SWAP_CLUSTER_MAX)
+		return 0;
+	double pages = m->nr_saved_scan[l] / m->scale + m->scan_carry[l];
+	m->nr_saved_scan[l] = 0;
+	m->scan_carry[l] = pages - floor(pages);
+	return floor(pages);
+}
+
+void shrink_zone_begin(struct machine *m, struct shrink_plan *sp, int priority, double to_reclaim)
 {
 	count_lists(m);
-	if (inactive_anon_is_low(m))
+	double pa = get_scan_ratio(m);
+	double size[SIM_NR_LRU] = { m->nr_inactive_anon * m->scale, m->nr_active_anon * m->scale, m->cache_kib / 4 };
+	double share[SIM_NR_LRU] = { pa, pa, 1 - pa };
+	*sp = (struct shrink_plan){ .priority = priority, .to_reclaim = to_reclaim, .active = true };
+	for (int l = 0; l < SIM_NR_LRU; l++)
+		sp->nr[l] = batch(m, l, floor(floor(size[l] / pow(2, priority)) * share[l]));
+}
+
+/* SWAP_CLUSTER_MAX kernel pages in engine pages (one at the least) */
+static double cluster(const struct machine *m)
+{
+	double c = floor(SWAP_CLUSTER_MAX / m->scale);
+	return c < 1 ? 1 : c;
+}
+
+/* shrink_list: an active list is aged only when its inactive one is low
+ * (the file one never is here); an inactive one is shrunk. */
+static int shrink_list(struct machine *m, struct shrink_plan *sp, int l)
+{
+	switch (l) {
+	case SIM_ACTIVE_ANON:
+		if (inactive_anon_is_low(m))
+			age_one(m);
+		return 0;
+	case SIM_INACTIVE_ANON: {
+		int r = shrink_one(m);
+		if (r < 0)
+			sp->nr[l] = 0;
+		return r < 0 ? 0 : r;
+	}
+	default:
+		if (m->cache_kib < m->mp.page_kib) {
+			sp->nr[l] = 0;
+			return 0;
+		}
+		return evict_cache(m);
+	}
+}
+
+/* The loop of shrink_zone: the lists in turn, SWAP_CLUSTER_MAX each, while
+ * the inactive anon or file list has some to scan (active anon alone does
+ * not keep it going); past DEF_PRIORITY it stops once it has reclaimed
+ * what it was asked. Then the aging "even if we did not try to evict anon
+ * pages at all, to rebalance the anon lru active/inactive ratio". */
+int shrink_zone_step(struct machine *m, struct shrink_plan *sp)
+{
+	if (!sp->active)
+		return -1;
+	if (sp->age_first) {
+		sp->age_first = false;
+		sp->age_left = cluster(m);
+	}
+	if (sp->age_left >= 1) {
+		sp->age_left -= 1;
 		age_one(m);
-	m->anon_credit += anon_share(m);
-	bool anon = m->anon_credit >= 1;
-	if (anon)
-		m->anon_credit -= 1;
-	if (!anon && m->cache_kib >= m->mp.page_kib)
-		return evict_cache(m);
-	int r = shrink_one(m);
-	if (r < 0 && m->cache_kib >= m->mp.page_kib) /* no inactive anon page: the cache then */
-		return evict_cache(m);
-	return r;
-}
-
-/* The readers are not simulated, only their pages: kswapd makes room for
- * them, and the users' own allocations reclaim when it falls behind. */
-void filler_step(struct machine *m)
-{
-	m->cur = &m->filler;
-	m->cache_kib += m->mp.cache_mbps * 1e6 / 1024.0 * (FILL_STEP_NS / 1e9);
-	if (vt_free_kib(m) < m->low_kib)
-		reclaim_wake_kswapd(m);
-	m->filler.ready += FILL_STEP_NS;
-	vt_push(m, &m->filler);
-}
-
-void reclaim_wake_kswapd(struct machine *m)
-{
-	if (m->kswapd_awake || m->untimed)
-		return;
-	m->kswapd_awake = true;
-	m->kswapd_wakeups++;
-	m->kswapd.ready = m->cur->ready;
-	vt_push(m, &m->kswapd);
-}
-
-/* One scan a step, so that the others' operations interleave with
- * kswapd's walks as they did with its lock holds. */
-void kswapd_step(struct machine *m)
-{
-	m->cur = &m->kswapd;
-	if (vt_free_kib(m) >= m->high_kib) {
-		m->kswapd_awake = false; /* balanced: back to sleep */
-		return;
+		return 0;
 	}
-	int r = reclaim_one(m);
-	if (r < 0) {
-		m->kswapd_awake = false;
-		return;
-	}
-	m->kswapd_freed += r;
-	if (++m->kswapd_scanned % SWAP_CLUSTER_MAX == 0) {
-		if (!m->kswapd_freed) /* a batch without progress: balance_pgdat's congestion_wait */
-			vt_io_wait(m, m->cur->ready + CONGESTION_WAIT_NS);
-		m->kswapd_freed = 0;
-	}
-	vt_push(m, &m->kswapd);
-}
-
-void reclaim_before_alloc(struct machine *m)
-{
-	if (m->untimed)
-		return;
-	double free_kib = vt_free_kib(m), used = m->ram_kib - free_kib - m->cache_kib;
-	if (used > m->peak_used_kib)
-		m->peak_used_kib = used;
-	if (free_kib < m->low_kib)
-		reclaim_wake_kswapd(m);
-	if (free_kib >= m->min_kib)
-		return;
-	/* __alloc_pages_slowpath: reclaim, and wait when that freed nothing,
-	 * until the page can be had; past MAX_RETRIES rounds the page is
-	 * taken anyway (the kernel would OOM-kill; the point says so) */
-	for (int round = 0; vt_free_kib(m) < m->min_kib; round++) {
-		if (round == MAX_RETRIES) {
-			m->overcommits++;
-			return;
+	bool more = sp->nr[SIM_INACTIVE_ANON] >= 1 || sp->nr[SIM_INACTIVE_FILE] >= 1;
+	if (more && sp->reclaimed >= sp->to_reclaim && sp->priority < DEF_PRIORITY)
+		more = false;
+	if (more) {
+		for (int i = 0; i < SIM_NR_LRU; i++, sp->turn = (sp->turn + 1) % SIM_NR_LRU, sp->chunk_left = 0) {
+			int l = sp->turn;
+			if (sp->nr[l] < 1)
+				continue;
+			if (!sp->chunk_left)
+				sp->chunk_left = (int)(sp->nr[l] < cluster(m) ? sp->nr[l] : cluster(m));
+			sp->nr[l] -= 1;
+			if (!--sp->chunk_left)
+				sp->turn = (sp->turn + 1) % SIM_NR_LRU;
+			int r = shrink_list(m, sp, l);
+			sp->reclaimed += r;
+			sp->scanned += 1;
+			return r;
 		}
-		m->allocstall++;
-		int freed = 0;
-		for (int scanned = 0; freed < SWAP_CLUSTER_MAX && scanned < SWAP_CLUSTER_MAX * 32; scanned++) {
-			int r = reclaim_one(m);
-			if (r < 0)
-				break;
-			freed += r;
-			if (vt_free_kib(m) >= m->low_kib)
-				break;
-			vt_yield(m); /* between walks the lock is free for others */
-		}
-		if (!freed && vt_free_kib(m) < m->min_kib) /* others may have freed meanwhile */
-			vt_io_wait(m, m->cur->ready + CONGESTION_WAIT_NS);
 	}
+	if (!sp->tail_set) {
+		sp->tail_set = true;
+		sp->tail = inactive_anon_is_low(m) ? cluster(m) : 0;
+	}
+	if (sp->tail >= 1) {
+		sp->tail -= 1;
+		age_one(m);
+		return 0;
+	}
+	sp->active = false;
+	return -1;
 }

@@ -181,6 +181,9 @@ static int setup(struct machine *m, const struct workload *w, const struct wl_pa
 	m->w = w;
 	m->scale = sp->page_kib / 4.0;
 	m->lock_sleeps = !strcmp(ops->name, "modern");
+	/* 2.6.33's sysctl_sched_min_granularity, 1 ms, times 1 + ilog2(CPUs)
+	 * (SCHED_TUNABLESCALING_LOG): the slice each of many runnable tasks gets */
+	m->slice_ns = sp->slice_ms > 0 ? sp->slice_ms * 1e6 : 1e6 * (1 + floor(log2((double)sp->cpus)));
 	engine_init(&m->e, ops);
 	/* Quarantine stays on: an operation that frees an anon_vma (exit,
 	 * munmap) has taken its lock, whose virtual-time state vt_account
@@ -192,7 +195,9 @@ static int setup(struct machine *m, const struct workload *w, const struct wl_pa
 	m->low_kib = m->min_kib * 5 / 4;
 	m->high_kib = m->min_kib * 3 / 2;
 	m->cpu_free = calloc((size_t)sp->cpus, sizeof(double));
-	m->heap = calloc((size_t)wp->users + 2, sizeof(*m->heap));
+	m->heap = calloc((size_t)wp->users + 3, sizeof(*m->heap));
+	m->runq_cap = (size_t)wp->users + 3;
+	m->runq = calloc(m->runq_cap, sizeof(*m->runq));
 	m->ctx = (struct wl_ctx){ .p = *wp, .be = &wl_engine_backend, .page_size = (size_t)(sp->page_kib * 1024),
 				  .file_fd = -1 };
 	m->rnd = wp->seed * 2654435761u + 12345;
@@ -201,7 +206,7 @@ static int setup(struct machine *m, const struct workload *w, const struct wl_pa
 	m->kswapd.id = -1;
 	m->parent.id = -1;
 	m->filler.id = -2;
-	return m->cpu_free && m->heap && m->ctx.slots && m->ctx.stop ? 0 : -1;
+	return m->cpu_free && m->heap && m->runq && m->ctx.slots && m->ctx.stop ? 0 : -1;
 }
 
 int sim_run(const struct workload *w, const struct wl_params *wp, const struct sim_params *sp)
@@ -258,7 +263,7 @@ int sim_run(const struct workload *w, const struct wl_params *wp, const struct s
 	long live = users;
 	double end = 0;
 	struct task *t;
-	while (live > 0 && !m->overrun && (t = vt_pop(m))) {
+	while (live > 0 && !m->overrun && (t = vt_next(m))) {
 		m->cur = t;
 		if (t == &m->kswapd) {
 			kswapd_step(m);
@@ -297,6 +302,7 @@ int sim_run(const struct workload *w, const struct wl_params *wp, const struct s
 	engine_destroy(&m->e);
 	free(m->cpu_free);
 	free(m->heap);
+	free(m->runq);
 	free(m->io);
 	free(m->ctx.slots);
 	free((void *)m->ctx.stop);

@@ -31,6 +31,7 @@ struct sim_params {
 	double swapin_ns, pageout_ns, copy_ns;
 	double cache_mbps;      /* page cache the box's file IO brings in */
 	double swappiness;      /* the anon share of reclaim's scan while there is cache */
+	double slice_ms;        /* 0: sched_min_granularity scaled by the CPUs, as 2.6.33 */
 	double max_virtual_s;   /* a point that has not finished by then fails */
 	long census;            /* 1: page_referenced of every page once every user has done a job */
 };

@@ -1,0 +1,121 @@
+/* Who reclaims, and when, as 2.6.33 had it. kswapd wakes under the low
+ * mark and runs balance_pgdat until the high one; an allocation under the
+ * min mark reclaims itself (try_to_free_pages) and, when that freed
+ * nothing, waits in congestion_wait, as io_schedule does: iowait. The
+ * marks are the kernel's: min_free_kbytes = sqrt(16 x RAM KiB)
+ * (init_per_zone_wmark_min), low = min x 5/4, high = min x 3/2. Both
+ * reclaim through shrink_zone (reclaim.c), from DEF_PRIORITY down. */
+#include "machine.h"
+
+#define MAX_RETRIES 64
+
+/* The readers are not simulated, only their pages: kswapd makes room for
+ * them, and the users' own allocations reclaim when it falls behind. */
+void filler_step(struct machine *m)
+{
+	m->cur = &m->filler;
+	m->cache_kib += m->mp.cache_mbps * 1e6 / 1024.0 * (FILL_STEP_NS / 1e9);
+	if (vt_free_kib(m) < m->low_kib)
+		reclaim_wake_kswapd(m);
+	m->filler.ready += FILL_STEP_NS;
+	vt_push(m, &m->filler);
+}
+
+void reclaim_wake_kswapd(struct machine *m)
+{
+	if (m->kswapd_awake || m->untimed)
+		return;
+	m->kswapd_awake = true;
+	m->kswapd_wakeups++;
+	m->kswapd_priority = DEF_PRIORITY;
+	m->kswapd_pass_freed = 0;
+	m->kswapd.ready = m->cur->ready;
+	vt_push(m, &m->kswapd);
+}
+
+/* balance_pgdat, a page a step, so that the others' operations interleave
+ * with kswapd's walks as they did with its lock holds. Each pass at a
+ * priority first ages SWAP_CLUSTER_MAX active anon pages when the
+ * inactive list is low ("to give pages a chance to be referenced before
+ * reclaiming"), then runs shrink_zone with no reclaim target; the zone
+ * balanced, kswapd sleeps; a pass that freed SWAP_CLUSTER_MAX starts over
+ * at DEF_PRIORITY, one that did not goes a priority lower, and below
+ * DEF_PRIORITY - 2, when it scanned, waits in congestion_wait first. */
+void kswapd_step(struct machine *m)
+{
+	m->cur = &m->kswapd;
+	struct shrink_plan *sp = &m->kswapd_plan;
+	if (!sp->active) {
+		if (vt_free_kib(m) >= m->high_kib) {
+			m->kswapd_awake = false; /* balanced: back to sleep */
+			return;
+		}
+		bool low = inactive_anon_is_low(m);
+		shrink_zone_begin(m, sp, m->kswapd_priority, 1e18);
+		sp->age_first = low;
+	}
+	int r = shrink_zone_step(m, sp);
+	if (r >= 0) {
+		m->kswapd_pass_freed += r;
+		vt_push(m, &m->kswapd);
+		return;
+	}
+	if (m->kswapd_pass_freed * m->scale >= SWAP_CLUSTER_MAX) {
+		m->kswapd_priority = DEF_PRIORITY;
+	} else {
+		if (sp->scanned && m->kswapd_priority < DEF_PRIORITY - 2)
+			vt_io_wait(m, m->cur->ready + CONGESTION_WAIT_NS);
+		if (m->kswapd_priority > 0)
+			m->kswapd_priority--;
+	}
+	m->kswapd_pass_freed = 0;
+	vt_push(m, &m->kswapd);
+}
+
+/* try_to_free_pages: shrink_zone from DEF_PRIORITY down until a call has
+ * reclaimed SWAP_CLUSTER_MAX, yielding between pages (between walks the
+ * lock is free for others); below DEF_PRIORITY - 2 a call that scanned
+ * but fell short naps in congestion_wait. Returns the engine pages freed. */
+static double try_to_free_pages(struct machine *m)
+{
+	double freed = 0;
+	for (int priority = DEF_PRIORITY; priority >= 0; priority--) {
+		struct shrink_plan sp;
+		shrink_zone_begin(m, &sp, priority, SWAP_CLUSTER_MAX / m->scale);
+		int r;
+		while ((r = shrink_zone_step(m, &sp)) >= 0) {
+			freed += r;
+			vt_yield(m);
+		}
+		if (freed * m->scale >= SWAP_CLUSTER_MAX)
+			break;
+		if (sp.scanned && priority < DEF_PRIORITY - 2) /* "take a nap" */
+			vt_io_wait(m, m->cur->ready + CONGESTION_WAIT_NS);
+	}
+	return freed;
+}
+
+void reclaim_before_alloc(struct machine *m)
+{
+	if (m->untimed)
+		return;
+	double free_kib = vt_free_kib(m), used = m->ram_kib - free_kib - m->cache_kib;
+	if (used > m->peak_used_kib)
+		m->peak_used_kib = used;
+	if (free_kib < m->low_kib)
+		reclaim_wake_kswapd(m);
+	if (free_kib >= m->min_kib)
+		return;
+	/* __alloc_pages_slowpath: reclaim, and wait when that freed nothing,
+	 * until the page can be had; past MAX_RETRIES rounds the page is
+	 * taken anyway (the kernel would OOM-kill; the point says so) */
+	for (int round = 0; vt_free_kib(m) < m->min_kib; round++) {
+		if (round == MAX_RETRIES) {
+			m->overcommits++;
+			return;
+		}
+		m->allocstall++;
+		if (!try_to_free_pages(m) && vt_free_kib(m) < m->min_kib) /* others may have freed meanwhile */
+			vt_io_wait(m, m->cur->ready + CONGESTION_WAIT_NS);
+	}
+}
