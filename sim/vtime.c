@@ -1,5 +1,7 @@
 /* Virtual time: tasks queue for CPUs, for anon_vma locks and for the swap
- * device. The scheduler always runs the task that is ready first, and an
+ * device. A task ready while a CPU is free runs; else it waits in a FIFO
+ * run queue for the first CPU to free, and then keeps that CPU for a slice
+ * unless it blocks, as CFS shares CPUs among many runnable tasks. An
  * operation holds its CPU from start to end (no preemption inside one:
  * operations are short but for compute jobs, which a 2010 kernel did not
  * preempt for a lock either).
