@@ -23,6 +23,8 @@ set title "AIM7 crossover: jobs/min per user" noenhanced
 set ylabel "jobs/min per user (log)"
 set logscale y
 set key at graph 0.75, graph 0.82 right noenhanced opaque box
+# a design's crossover label stays readable over the lines it crosses
+set style textbox opaque noborder
 f = datafile."-jobs_per_min_per_user.tsv"
 stats f using 2 nooutput
 set yrange [(STATS_min < 10 ? STATS_min / 2 : 3):*]
@@ -34,7 +36,7 @@ do for [i=1:words(names)] {
     x = real(word(marks, i))
     if (x > 0) {
         set arrow i from x, graph 0 to x, graph 1 nohead dt 3 lw 2 lc i
-        set label i+1 sprintf("%s: %.0f", word(names, i), x) at x, graph (0.04 + 0.06 * i) left offset 0.5,0 tc lt i noenhanced
+        set label i+1 sprintf("%s: %.0f", word(names, i), x) at x, graph (0.04 + 0.06 * i) left offset 0.5,0 tc lt i noenhanced front boxed
     }
 }
 plot for [i=0:words(names)-1] f index i using 1:2:3:4 title word(names, i+1) lw 2 pt 7 lc (i + 1), \
