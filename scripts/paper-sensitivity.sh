@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The README's sensitivity table: each machine parameter of the 2010
-# profile halved and doubled, legacy's and avc's crossovers and their ratio.
+# profile halved and doubled, and the users' two sizes (the memory each
+# COW-writes, the jobs each runs), legacy's and avc's crossovers and their
+# ratio.
 #   scripts/paper-sensitivity.sh [DB]   (default: a scratch database)
 # Each line is `rmapbench paper --designs legacy,avc --set KEY=VALUE --json`
 # ($RMAPBENCH: another build's binary; its errors go to DB.log).
@@ -24,7 +26,8 @@ echo "| change | legacy | avc | legacy/avc |"
 echo "| --- | --- | --- | --- |"
 row "none (the profile)"
 vma=$(calib)
-for k in sim_cpus sim_ram_mib sim_swap_mbps sim_swap_latency_ms sim_cache_mbps sim_proc_kib sim_swappiness sim_vma_ns; do
+for k in sim_cpus sim_ram_mib sim_swap_mbps sim_swap_latency_ms sim_cache_mbps sim_proc_kib sim_swappiness sim_vma_ns \
+	shared_kib jobs_per_user; do
 	v=$(value "$k")
 	[[ $k == sim_vma_ns ]] && v=$vma
 	[[ -n $v ]] || continue
