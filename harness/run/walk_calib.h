@@ -8,6 +8,7 @@
 
 #define WALK_CALIB_MAX_POINTS 64
 #define WALK_CALIB_FILE "walk-calibration.tsv" /* results_path's name for it */
+#define WALK_CALIB_R2_QUIET 0.9 /* a fit looser than this says the machine was busy */
 
 struct walk_calib_plan {
 	long families[8];     /* N: the processes whose VMAs the walk visits first */
