@@ -7,6 +7,8 @@
  * reclaim through shrink_zone (reclaim.c), from DEF_PRIORITY down. */
 #include "machine.h"
 
+#include <math.h>
+
 #define MAX_RETRIES 64
 
 /* The readers are not simulated, only their pages: kswapd makes room for
@@ -51,7 +53,7 @@ void kswapd_step(struct machine *m)
 			return;
 		}
 		bool low = inactive_anon_is_low(m);
-		shrink_zone_begin(m, sp, m->kswapd_priority, 1e18);
+		shrink_zone_begin(m, sp, m->kswapd_priority, HUGE_VAL); /* its nr_to_reclaim: ULONG_MAX */
 		sp->age_first = low;
 	}
 	int r = shrink_zone_step(m, sp);
