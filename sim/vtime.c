@@ -63,48 +63,6 @@ struct task *vt_pop(struct machine *m)
 	return top;
 }
 
-static double earliest_cpu_free(const struct machine *m)
-{
-	double f = m->cpu_free[0];
-	for (int i = 1; i < m->mp.cpus; i++)
-		if (m->cpu_free[i] < f)
-			f = m->cpu_free[i];
-	return f;
-}
-
-/* A task goes on with its CPU while its slice lasts (CFS preempts a task
- * only at a tick past its slice, and nothing here blocks without saying) */
-static bool continuing(const struct machine *m, const struct task *t)
-{
-	return t->cpu < m->mp.cpus && m->cpu_free[t->cpu] <= t->ready && t->ready < t->slice_end;
-}
-
-struct task *vt_next(struct machine *m)
-{
-	for (;;) {
-		double f = earliest_cpu_free(m);
-		struct task *top = m->nheap ? m->heap[0] : NULL;
-		if (m->nrunq && (!top || f < top->ready || (f == top->ready && !continuing(m, top)))) {
-			struct task *t = m->runq[m->runq_head];
-			m->runq_head = (m->runq_head + 1) % m->runq_cap;
-			m->nrunq--;
-			if (t->ready < f)
-				t->ready = f;
-			t->slice_end = t->ready + m->slice_ns;
-			return t;
-		}
-		struct task *t = vt_pop(m);
-		/* the filler takes no CPU */
-		if (!t || t == &m->filler || continuing(m, t))
-			return t;
-		if (!m->nrunq && f <= t->ready) {
-			t->slice_end = t->ready + m->slice_ns;
-			return t;
-		}
-		m->runq[(m->runq_head + m->nrunq++) % m->runq_cap] = t;
-	}
-}
-
 void vt_lock_hook(void *arg, struct anon_vma *av, bool shared)
 {
 	struct machine *m = arg;
@@ -126,6 +84,39 @@ static int first_free_cpu(const struct machine *m)
 		if (m->cpu_free[i] < m->cpu_free[c])
 			c = i;
 	return c;
+}
+
+/* A task goes on with its CPU while its slice lasts (CFS preempts a task
+ * only at a tick past its slice, and nothing here blocks without saying) */
+static bool continuing(const struct machine *m, const struct task *t)
+{
+	return t->cpu < m->mp.cpus && m->cpu_free[t->cpu] <= t->ready && t->ready < t->slice_end;
+}
+
+struct task *vt_next(struct machine *m)
+{
+	for (;;) {
+		double f = m->cpu_free[first_free_cpu(m)];
+		struct task *top = m->nheap ? m->heap[0] : NULL;
+		if (m->nrunq && (!top || f < top->ready || (f == top->ready && !continuing(m, top)))) {
+			struct task *t = m->runq[m->runq_head];
+			m->runq_head = (m->runq_head + 1) % m->runq_cap;
+			m->nrunq--;
+			if (t->ready < f)
+				t->ready = f;
+			t->slice_end = t->ready + m->slice_ns;
+			return t;
+		}
+		struct task *t = vt_pop(m);
+		/* the filler takes no CPU */
+		if (!t || t == &m->filler || continuing(m, t))
+			return t;
+		if (!m->nrunq && f <= t->ready) {
+			t->slice_end = t->ready + m->slice_ns;
+			return t;
+		}
+		m->runq[(m->runq_head + m->nrunq++) % m->runq_cap] = t;
+	}
 }
 
 static void charge(struct machine *m, double ns, bool user)
