@@ -52,9 +52,8 @@ void kswapd_step(struct machine *m)
 			m->kswapd_awake = false; /* balanced: back to sleep */
 			return;
 		}
-		bool low = inactive_anon_is_low(m);
-		shrink_zone_begin(m, sp, m->kswapd_priority, HUGE_VAL); /* its nr_to_reclaim: ULONG_MAX */
-		sp->age_first = low;
+		/* its nr_to_reclaim is ULONG_MAX, and it ages before the call */
+		shrink_zone_begin(m, sp, m->kswapd_priority, HUGE_VAL, true);
 	}
 	int r = shrink_zone_step(m, sp);
 	if (r >= 0) {
@@ -83,7 +82,7 @@ static double try_to_free_pages(struct machine *m)
 	double freed = 0;
 	for (int priority = DEF_PRIORITY; priority >= 0; priority--) {
 		struct shrink_plan sp;
-		shrink_zone_begin(m, &sp, priority, SWAP_CLUSTER_MAX / m->scale);
+		shrink_zone_begin(m, &sp, priority, SWAP_CLUSTER_MAX / m->scale, false);
 		int r;
 		while ((r = shrink_zone_step(m, &sp)) >= 0) {
 			freed += r;

@@ -51,8 +51,7 @@ struct shrink_plan {
 	double nr[SIM_NR_LRU];
 	int priority, turn, chunk_left;
 	double to_reclaim, reclaimed, scanned, tail;
-	bool age_first;  /* balance_pgdat ages SWAP_CLUSTER_MAX before the call */
-	double age_left; /* of those, still to age */
+	double age_left; /* balance_pgdat's aging before the call, still to do */
 	bool tail_set, active;
 };
 
@@ -130,8 +129,9 @@ void vt_swap_write(struct machine *m, double at);
 
 /* reclaim.c: shrink_zone, as a plan a reclaimer carries out a page at a
  * time (kswapd between the others' operations, a direct reclaimer
- * yielding between its walks). */
-void shrink_zone_begin(struct machine *m, struct shrink_plan *sp, int priority, double to_reclaim);
+ * yielding between its walks). age_first: balance_pgdat's SWAP_CLUSTER_MAX
+ * of aging before the call, when the inactive anon list is low. */
+void shrink_zone_begin(struct machine *m, struct shrink_plan *sp, int priority, double to_reclaim, bool age_first);
 /* The plan's next page: 1 freed, 0 not, -1 the call is over. */
 int shrink_zone_step(struct machine *m, struct shrink_plan *sp);
 bool inactive_anon_is_low(const struct machine *m);

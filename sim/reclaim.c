@@ -155,6 +155,13 @@ static int evict_cache(struct machine *m)
 	return 1;
 }
 
+/* SWAP_CLUSTER_MAX kernel pages in engine pages (one at the least) */
+static double cluster(const struct machine *m)
+{
+	double c = floor(SWAP_CLUSTER_MAX / m->scale);
+	return c < 1 ? 1 : c;
+}
+
 /* nr_scan_try_batch: a list's count waits until it makes SWAP_CLUSTER_MAX;
  * then in engine pages, the fraction short of one carried to the next. */
 static double batch(struct machine *m, int l, double scan)
@@ -168,22 +175,17 @@ static double batch(struct machine *m, int l, double scan)
 	return floor(pages);
 }
 
-void shrink_zone_begin(struct machine *m, struct shrink_plan *sp, int priority, double to_reclaim)
+void shrink_zone_begin(struct machine *m, struct shrink_plan *sp, int priority, double to_reclaim, bool age_first)
 {
+	bool low = inactive_anon_is_low(m);
 	count_lists(m);
 	double pa = get_scan_ratio(m);
 	double size[SIM_NR_LRU] = { m->nr_inactive_anon * m->scale, m->nr_active_anon * m->scale, m->cache_kib / 4 };
 	double share[SIM_NR_LRU] = { pa, pa, 1 - pa };
-	*sp = (struct shrink_plan){ .priority = priority, .to_reclaim = to_reclaim, .active = true };
+	*sp = (struct shrink_plan){ .priority = priority, .to_reclaim = to_reclaim, .active = true,
+				    .age_left = age_first && low ? cluster(m) : 0 };
 	for (int l = 0; l < SIM_NR_LRU; l++)
 		sp->nr[l] = batch(m, l, floor(floor(size[l] / pow(2, priority)) * share[l]));
-}
-
-/* SWAP_CLUSTER_MAX kernel pages in engine pages (one at the least) */
-static double cluster(const struct machine *m)
-{
-	double c = floor(SWAP_CLUSTER_MAX / m->scale);
-	return c < 1 ? 1 : c;
 }
 
 /* shrink_list: an active list is aged only when its inactive one is low
@@ -219,10 +221,6 @@ int shrink_zone_step(struct machine *m, struct shrink_plan *sp)
 {
 	if (!sp->active)
 		return -1;
-	if (sp->age_first) {
-		sp->age_first = false;
-		sp->age_left = cluster(m);
-	}
 	if (sp->age_left >= 1) {
 		sp->age_left -= 1;
 		age_one(m);
