@@ -46,6 +46,7 @@ do for [p=1:6] {
         set xrange [*:*]
     } else {
         if (p == 1) {
+            set offsets 0, 0, 0, 0
             set key top right
             set logscale y
             stats f using 2 nooutput
@@ -61,7 +62,15 @@ do for [p=1:6] {
             plot for [i=0:words(names)-1] f index i using 1:2:3:4 title word(names, i+1) lw 2 pt 7 lc (i + 1), \
                  10 title "crossover line (10)" with lines lw 1 dt 2 lc rgb "#cc0000"
         } else {
+            # headroom above the data, so the legend in the top left
+            # corner never sits on a line that starts high
+            set offsets 0, 0, graph 0.25, 0
             set key top left
+            if (p == 3) {
+                # a percentage: its axis ends at 100, its lines run high
+                set yrange [0:100]
+                set key bottom right
+            }
             s = scale[p]
             plot for [i=0:words(names)-1] f index i using 1:($2*s):($3*s):($4*s) title word(names, i+1) lw 2 pt 7 lc (i + 1)
         }
