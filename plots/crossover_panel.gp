@@ -51,16 +51,20 @@ do for [p=1:6] {
             set logscale y
             stats f using 2 nooutput
             set yrange [(STATS_min < 10 ? STATS_min / 2 : 3):*]   # the line at 10 stays in view
+            # each crossing is a dotted line, named in the legend (a label
+            # beside it would sit on the other side's points)
             if (x1 > 0) {
                 set arrow 1 from x1, graph 0 to x1, graph 1 nohead dt 3 lw 2 lc 1
-                set label 2 sprintf("%s: %.0f users", word(names, 1), x1) at x1, graph 0.12 left offset 0.5,0 tc lt 1 noenhanced
             }
             if (x2 > 0) {
                 set arrow 2 from x2, graph 0 to x2, graph 1 nohead dt 3 lw 2 lc 2
-                set label 3 sprintf("%s: %.0f users", word(names, 2), x2) at x2, graph 0.05 left offset 0.5,0 tc lt 2 noenhanced
             }
+            t1 = x1 > 0 ? sprintf("%s crosses at %.0f users", word(names, 1), x1) : ""
+            t2 = x2 > 0 ? sprintf("%s crosses at %.0f users", word(names, 2), x2) : ""
             plot for [i=0:words(names)-1] f index i using 1:2:3:4 title word(names, i+1) lw 2 pt 7 lc (i + 1), \
-                 10 title "crossover line (10)" with lines lw 1 dt 2 lc rgb "#cc0000"
+                 10 title "crossover line (10)" with lines lw 1 dt 2 lc rgb "#cc0000", \
+                 (x1 > 0 ? NaN : 1/0) title t1 with lines dt 3 lw 2 lc 1, \
+                 (x2 > 0 ? NaN : 1/0) title t2 with lines dt 3 lw 2 lc 2
         } else {
             # headroom above the data, so the legend in the top left
             # corner never sits on a line that starts high
