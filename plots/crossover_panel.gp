@@ -63,8 +63,8 @@ do for [p=1:6] {
             t2 = x2 > 0 ? sprintf("%s crosses at %.0f users", word(names, 2), x2) : ""
             plot for [i=0:words(names)-1] f index i using 1:2:3:4 title word(names, i+1) lw 2 pt 7 lc (i + 1), \
                  10 title "crossover line (10)" with lines lw 1 dt 2 lc rgb "#cc0000", \
-                 (x1 > 0 ? NaN : 1/0) title t1 with lines dt 3 lw 2 lc 1, \
-                 (x2 > 0 ? NaN : 1/0) title t2 with lines dt 3 lw 2 lc 2
+                 NaN title t1 with lines dt 3 lw 2 lc 1, \
+                 NaN title t2 with lines dt 3 lw 2 lc 2
         } else {
             # headroom above the data, so the legend in the top left
             # corner never sits on a line that starts high
