@@ -6,6 +6,7 @@
 
 #include "engine.h"
 #include "sim.h"
+#include "timeline.h"
 #include "workload.h"
 
 #include <stdbool.h>
@@ -30,10 +31,6 @@ struct lock_taken {
 	struct engine_lock *l;
 	bool shared;
 	int n;
-};
-
-struct iv {
-	double a, b;
 };
 
 /* The lists shrink_zone scans, as 2.6.33 names them. The page cache is one
@@ -94,8 +91,7 @@ struct machine {
 	double nr_active_anon, nr_inactive_anon; /* engine pages, recounted now and then */
 	uint64_t count_age;
 	double dev_free_at;      /* the swap device's queue */
-	struct iv *io;           /* times some task waited on the device */
-	size_t nio, capio;
+	struct timeline tl;      /* CPU time busy and tasks' IO waits, over time */
 	/* totals */
 	double user_ns, sys_ns, spin_ns, lock_wait_ns;
 	uint64_t contentions, acquisitions, pswpin, pswpout, pgscan, pgsteal, allocstall, kswapd_wakeups;

@@ -70,37 +70,6 @@ static bool census_due(const struct machine *m, long users, long live)
 	return true;
 }
 
-static int by_start(const void *a, const void *b)
-{
-	const struct iv *x = a, *y = b;
-	return x->a < y->a ? -1 : x->a > y->a;
-}
-
-/* How long, within [0, end], some task waited on the device. */
-static double io_union(struct iv *v, size_t n, double end)
-{
-	if (!n)
-		return 0;
-	qsort(v, n, sizeof(*v), by_start);
-	double sum = 0, a = 0, b = -1;
-	for (size_t i = 0; i < n; i++) {
-		double s = v[i].a, e = v[i].b < end ? v[i].b : end;
-		if (s >= end)
-			break;
-		if (s > b) {
-			if (b > a)
-				sum += b - a;
-			a = s;
-			b = e;
-		} else if (e > b) {
-			b = e;
-		}
-	}
-	if (b > a)
-		sum += b - a;
-	return sum;
-}
-
 static double real_now(void)
 {
 	struct timespec ts;
@@ -111,11 +80,8 @@ static double real_now(void)
 static void report(struct machine *m, double end_ns, double real_s)
 {
 	double cap = (double)m->mp.cpus * end_ns;
-	double idle = cap - m->user_ns - m->sys_ns;
-	if (idle < 0)
-		idle = 0;
-	double io = end_ns > 0 ? io_union(m->io, m->nio, end_ns) : 0;
-	double iowait = end_ns > 0 ? idle * io / end_ns : 0;
+	double idle, iowait;
+	tl_idle(&m->tl, m->mp.cpus, end_ns, &idle, &iowait);
 	if (cap > 0) {
 		wl_metric("user_pct", 100 * m->user_ns / cap, "%");
 		wl_metric("sys_pct", 100 * m->sys_ns / cap, "%");
@@ -303,7 +269,7 @@ int sim_run(const struct workload *w, const struct wl_params *wp, const struct s
 	free(m->cpu_free);
 	free(m->heap);
 	free(m->runq);
-	free(m->io);
+	tl_free(&m->tl);
 	free(m->ctx.slots);
 	free((void *)m->ctx.stop);
 	return 0;

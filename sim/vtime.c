@@ -140,7 +140,8 @@ void vt_account(struct machine *m, double cpu_ns, bool user, double hold_ns)
 	/* a task stays on its CPU while that CPU is free for it: hopping to
 	 * another would leave its own idle and claim the other's future */
 	int c = t->cpu < m->mp.cpus && m->cpu_free[t->cpu] <= t->ready ? t->cpu : first_free_cpu(m);
-	double x = (t->ready > m->cpu_free[c] ? t->ready : m->cpu_free[c]) + cpu_ns;
+	double on = t->ready > m->cpu_free[c] ? t->ready : m->cpu_free[c]; /* on its CPU since */
+	double x = on + cpu_ns;
 	charge(m, cpu_ns, user);
 	for (int i = 0; i < nlocks; i++) {
 		struct lock_taken *lt = &m->locks[i];
@@ -154,9 +155,11 @@ void vt_account(struct machine *m, double cpu_ns, bool user, double hold_ns)
 				m->contentions++;
 				m->lock_wait_ns += avail - x;
 				if (m->lock_sleeps) { /* the CPU goes to others meanwhile */
+					tl_add(&m->tl, TL_BUSY, on, x);
 					m->cpu_free[c] = x;
 					c = first_free_cpu(m);
 					x = avail > m->cpu_free[c] ? avail : m->cpu_free[c];
+					on = x;
 				} else {
 					m->spin_ns += avail - x;
 					charge(m, avail - x, false);
@@ -173,6 +176,7 @@ void vt_account(struct machine *m, double cpu_ns, bool user, double hold_ns)
 			}
 		}
 	}
+	tl_add(&m->tl, TL_BUSY, on, x);
 	m->cpu_free[c] = x;
 	t->cpu = c;
 	t->ready = x;
@@ -184,15 +188,7 @@ void vt_io_wait(struct machine *m, double until)
 {
 	if (m->untimed || until <= m->cur->ready)
 		return;
-	if (m->nio == m->capio) {
-		size_t cap = m->capio ? m->capio * 2 : 4096;
-		struct iv *n = realloc(m->io, cap * sizeof(*n));
-		if (!n)
-			abort();
-		m->io = n;
-		m->capio = cap;
-	}
-	m->io[m->nio++] = (struct iv){ m->cur->ready, until };
+	tl_add(&m->tl, TL_IOWAIT, m->cur->ready, until);
 	m->cur->ready = until;
 	m->cur->slice_end = 0; /* it slept: back in the queue when it wakes */
 }
