@@ -12,7 +12,6 @@ db=${1:-$(mktemp -d)/sensitivity.db}
 bin=${RMAPBENCH:-build/rmapbench}
 cfg=configs/paper-2010.conf
 value() { sed -n "s/^$1 *= *//p" "$cfg"; }
-calib() { sed -n '/^[0-9]/{s/\t.*//;p;q}' "$db-walk-calibration.tsv" 2>/dev/null; }
 row() { # label, then --set arguments
 	local label=$1 j l a
 	shift
@@ -25,11 +24,10 @@ row() { # label, then --set arguments
 echo "| change | legacy | avc | legacy/avc |"
 echo "| --- | --- | --- | --- |"
 row "none (the profile)"
-vma=$(calib)
-for k in sim_cpus sim_ram_mib sim_swap_mbps sim_swap_latency_ms sim_cache_mbps sim_proc_kib sim_swappiness sim_vma_ns \
+for k in sim_cpus sim_ram_mib sim_swap_mbps sim_swap_latency_ms sim_cache_mbps sim_proc_kib sim_swappiness sim_walk_scale \
 	shared_kib jobs_per_user; do
 	v=$(value "$k")
-	[[ $k == sim_vma_ns ]] && v=$vma
+	[[ $k == sim_walk_scale ]] && v=1 # the measured walk costs, halved and doubled
 	[[ -n $v ]] || continue
 	for f in 0.5 2; do
 		n=$(awk -v v="$v" -v f="$f" 'BEGIN { x = v * f; if (x == int(x)) printf "%d", x; else printf "%g", x }')

@@ -41,6 +41,7 @@ static const struct sdesc {
 	SD(swappiness, swappiness, 0, 100, 0),    /* vm.swappiness: the anon share of the scan */
 	SD(slice_ms, slice_ms, 0, 1e4, 0),        /* CFS's slice under load; 0: 2.6.33's, 1 ms x (1 + log2 CPUs) */
 	SD(census, census, 0, 1, 1),              /* 1: walk every page once, as engine walkcost does */
+	SD(walk_scale, walk_scale, 0, 1e3, 0),    /* the VMAs' part of each walk's cost, times this */
 #undef SD
 };
 
@@ -69,6 +70,7 @@ void sim_params_default(struct sim_params *p)
 	p->copy_ns = 500;
 	p->max_virtual_s = 36000;
 	p->swappiness = 60;
+	p->walk_scale = 1;
 }
 
 static const struct sdesc *find(const char *key)
@@ -81,11 +83,13 @@ static const struct sdesc *find(const char *key)
 
 int sim_param_known(const char *key)
 {
-	return find(key) != NULL;
+	return find(key) != NULL || !strcmp(key, "sim_walk_curve");
 }
 
 int sim_params_set(struct sim_params *p, const char *key, const char *val, char *err, size_t errlen)
 {
+	if (!strcmp(key, "sim_walk_curve")) /* a walk's measured cost against its VMAs (walkcurve.h) */
+		return walk_curve_parse(val, &p->walk_curve, err, errlen);
 	const struct sdesc *d = find(key);
 	if (!d) {
 		snprintf(err, errlen, "unknown parameter '%s'", key);

@@ -6,7 +6,7 @@
  * (shrink_page_list) goes back to the active list when a pte had it young,
  * else it is unmapped with try_to_unmap and written to swap. Every walk
  * runs on the engine, which counts the VMAs it visits, and holds its
- * anon_vma lock for sim_walk_ns plus sim_vma_ns a VMA. Clean cache goes
+ * anon_vma lock for sim_walk_ns plus its VMAs' measured cost. Clean cache goes
  * without a walk or a write: its rmap is the file's, not the anon_vma's.
  *
  * How much of each list one call scans is the kernel's arithmetic, not a
@@ -19,9 +19,13 @@
 #include <math.h>
 
 
+/* The walk's cost: its own part, and what a walk over as many VMAs cost
+ * the kernel calibrate-walk measured (or sim_vma_ns each), per 4 KiB page. */
 static double walk_hold(const struct machine *m, uint64_t vmas_before)
 {
-	return (m->mp.walk_ns + (double)(m->e.ws.vmas_visited - vmas_before) * m->mp.vma_ns) * m->scale;
+	double v = (double)(m->e.ws.vmas_visited - vmas_before);
+	double vmas_ns = m->mp.walk_curve.n ? walk_curve_cost(&m->mp.walk_curve, v) : v * m->mp.vma_ns;
+	return (m->mp.walk_ns + vmas_ns * m->mp.walk_scale) * m->scale;
 }
 
 /* The next mapped anon page of the list wanted (active or inactive) after

@@ -131,8 +131,14 @@ static void report(struct machine *m, double end_ns, double real_s)
 	printf("info variant %s\n", m->e.ops->name);
 	printf("info memory at the end: free %.0f KiB, cache %.0f KiB, %llu anon pages mapped, %ld processes\n",
 	       vt_free_kib(m), m->cache_kib, (unsigned long long)m->e.nr_mapped_pages, m->nproc);
-	printf("info machine cpus=%ld ram_mib=%g page_kib=%g swap_mbps=%g vma_ns=%g min_free_kib=%.0f\n", m->mp.cpus,
-	       m->mp.ram_mib, m->mp.page_kib, m->mp.swap_mbps, m->mp.vma_ns, m->min_kib);
+	printf("info machine cpus=%ld ram_mib=%g page_kib=%g swap_mbps=%g min_free_kib=%.0f walk_scale=%g", m->mp.cpus,
+	       m->mp.ram_mib, m->mp.page_kib, m->mp.swap_mbps, m->min_kib, m->mp.walk_scale);
+	if (m->mp.walk_curve.n)
+		printf(" walk cost at %g VMAs %.0f ns a page, %.0f ns a VMA\n",
+		       m->mp.walk_curve.vmas[m->mp.walk_curve.n - 1], m->mp.walk_curve.ns[m->mp.walk_curve.n - 1],
+		       m->mp.walk_curve.ns[m->mp.walk_curve.n - 1] / m->mp.walk_curve.vmas[m->mp.walk_curve.n - 1]);
+	else
+		printf(" vma_ns=%g\n", m->mp.vma_ns);
 }
 
 static int setup(struct machine *m, const struct workload *w, const struct wl_params *wp,

@@ -3,8 +3,8 @@
  *
  * Nothing here computes a walk's length: every rmap walk (reclaim's
  * page_referenced and try_to_unmap) runs on the engine, and its cost is
- * the VMAs it visited times what one VMA costs a kernel (sim_vma_ns,
- * measured on a real kernel). What the model adds is time: CPUs the users
+ * what a walk over that many VMAs cost a real kernel (sim_walk_curve,
+ * measured by calibrate-walk; or sim_vma_ns for each). What the model adds is time: CPUs the users
  * queue for, the anon_vma lock a walker holds while others spin (2.6.33
  * and 2.6.34's spinlock; 6.1's rwsem readers share it and waiters sleep),
  * and a swap device that pages wait on.
@@ -15,6 +15,8 @@
  * or vm point has, in virtual time. */
 #ifndef RMAPBENCH_SIM_H
 #define RMAPBENCH_SIM_H
+
+#include "walkcurve.h"
 
 #include <stddef.h>
 
@@ -34,6 +36,8 @@ struct sim_params {
 	double slice_ms;        /* 0: sched_min_granularity scaled by the CPUs, as 2.6.33 */
 	double max_virtual_s;   /* a point that has not finished by then fails */
 	long census;            /* 1: page_referenced of every page once every user has done a job */
+	struct walk_curve walk_curve; /* measured walk costs; when set, sim_vma_ns is not used */
+	double walk_scale;      /* the VMAs' part of a walk's cost, times this (sensitivity) */
 };
 
 void sim_params_default(struct sim_params *p);

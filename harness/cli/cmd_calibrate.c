@@ -3,6 +3,7 @@
  * in results/walk-calibration.tsv, where the engine target reads it. */
 #include "commands.h"
 #include "flags.h"
+#include "sandbox.h"
 #include "signals.h"
 #include "util.h"
 #include "walk_calib.h"
@@ -17,7 +18,7 @@ static int usage(const char *msg)
 	fputs("usage: rmapbench calibrate-walk [--families N,N,...] [--pages P] [--repetitions R]\n"
 	      "  pages out P pages, each mapped by the last of N+1 processes whose VMAs its anon_vma holds,\n"
 	      "  and fits ns per page against N: the slope is one VMA's cost. Needs root (a swap file).\n"
-	      "  defaults: --families 0,1000,2000,4000 --pages 256 --repetitions 3\n",
+	      "  defaults: --families 0,2000,4000,8000,12000,16000 --pages 256 --repetitions 3\n",
 	      stderr);
 	return 2;
 }
@@ -28,7 +29,7 @@ int cmd_calibrate_walk(int argc, char **argv, const char *db_path)
 	int nfam = 0;
 	bool help = false;
 	const struct flag flags[] = {
-		{ "--families", FLAG_ULIST, fam, 8000, ARRAY_SIZE(fam), &nfam },
+		{ "--families", FLAG_ULIST, fam, 30000, ARRAY_SIZE(fam), &nfam },
 		{ "--pages", FLAG_ULONG, &pages, 4096, 0, NULL },
 		{ "--repetitions", FLAG_ULONG, &reps, 20, 0, NULL },
 		{ "--help", FLAG_BOOL, &help, 0, 0, NULL },
@@ -52,6 +53,12 @@ int cmd_calibrate_walk(int argc, char **argv, const char *db_path)
 		plan.n_families = nfam;
 	if (plan.n_families < 2)
 		return usage("--families: at least two family sizes, for a slope");
+	for (int i = 0; i < plan.n_families; i++) /* the rest of the machine keeps its pids */
+		if (plan.families[i] + 2 > sandbox_default_pids(plan.families[i])) {
+			rb_error("--families: %ld processes would take the machine's pids (pid_max less 2048 is %ld)",
+				 plan.families[i], sandbox_default_pids(plan.families[i]));
+			return 2;
+		}
 	rb_signals_install();
 	struct walk_calib c;
 	return walk_calib_keep(db_path, &plan, &c, stdout) < 0 ? 1 : 0;

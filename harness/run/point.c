@@ -51,8 +51,11 @@ int point_argv(const struct point_env *env, const struct point_spec *ps, char **
 		argv[n++] = store[s];
 		used += (size_t)snprintf(params + used, plen - used, " %s", store[s]);
 		s++;
-		if (!config_param(cfg, "sim_vma_ns")) {
-			snprintf(store[s], POINT_ARG_LEN, "sim_vma_ns=%.3f", env->vma_ns);
+		if (!config_param(cfg, "sim_vma_ns") && !config_param(cfg, "sim_walk_curve")) {
+			if (env->walk_curve)
+				snprintf(store[s], POINT_ARG_LEN, "sim_walk_curve=%s", env->walk_curve);
+			else
+				snprintf(store[s], POINT_ARG_LEN, "sim_vma_ns=%.3f", env->vma_ns);
 			argv[n++] = store[s];
 			used += (size_t)snprintf(params + used, plen - used, " %s", store[s]);
 			s++;
@@ -268,8 +271,8 @@ int point_run(const struct point_env *env, const struct point_spec *ps, struct p
 	if (companion_stop(&comp, &out->ss) < 0 && !killed)
 		snprintf(out->error, sizeof(out->error), "%s", comp.why);
 	sandbox_report(&sb, &out->ss);
-	if (env->vma_ns_source && !config_param(cfg, "sim_vma_ns"))
-		ss_attr(&out->ss, "sim_vma_ns_source", "%s", env->vma_ns_source);
+	if (env->vma_ns_source && !config_param(cfg, "sim_vma_ns") && !config_param(cfg, "sim_walk_curve"))
+		ss_attr(&out->ss, "sim_walk_cost_source", "%s", env->vma_ns_source);
 	int left = sandbox_kill_all(&sb);
 	if (left)
 		ss_attr(&out->ss, "processes_left", "%d survived SIGKILL in the cgroup", left);

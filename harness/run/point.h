@@ -24,6 +24,7 @@ struct point_env {
 	/* target engine: one VMA's walk cost when the config sets none, and
 	 * where it came from (results/walk-calibration.tsv) */
 	double vma_ns;
+	const char *walk_curve; /* sim_walk_curve's text, when the calibration has one */
 	const char *vma_ns_source;
 };
 

@@ -3,6 +3,7 @@
  * it in one transaction. */
 #include "suite.h"
 #include "walk_calib.h"
+#include "walkcurve.h"
 
 /* AIM7's line, jobs/min per user (harness/compare/crossover.h says it too) */
 #define CROSSOVER_LINE 10.0
@@ -119,11 +120,11 @@ int run_suite(struct config *cfg, const char *db_path, struct suite_result *res)
 			rb_error("%s: %s is not ours: target engine runs our workloads only", cfg->path, cfg->workloads[i]);
 			return 1;
 		}
-	/* The engine's clock charges each VMA a walk visits what it costs this
-	 * kernel: measured by calibrate-walk, never a number of ours. */
+	/* The engine's clock charges a walk what a walk over as many VMAs
+	 * costs this kernel: measured by calibrate-walk, never a number of ours. */
 	struct walk_calib wc = { 0 };
-	char wc_source[400] = "";
-	if (engine && !config_param(cfg, "sim_vma_ns")) {
+	char wc_source[400] = "", wc_curve[WALK_CURVE_TEXT_MAX + 1] = "";
+	if (engine && !config_param(cfg, "sim_vma_ns") && !config_param(cfg, "sim_walk_curve")) {
 		char path[PATH_MAX];
 		if (walk_calib_ensure(db_path, &wc, path, sizeof(path)) < 0) {
 			rb_error("%s: target engine needs the running kernel's walk cost, and it could not be measured "
@@ -131,7 +132,10 @@ int run_suite(struct config *cfg, const char *db_path, struct suite_result *res)
 				 cfg->path);
 			return 1;
 		}
-		snprintf(wc_source, sizeof(wc_source), "%s: %.1f ns, measured on %s", path, wc.vma_ns, wc.release);
+		if (walk_calib_curve_text(&wc, wc_curve, sizeof(wc_curve)) < 0)
+			wc_curve[0] = 0;
+		snprintf(wc_source, sizeof(wc_source), "%s: %d walk lengths up to %ld VMAs, measured on %s", path,
+			 wc.ncurve, wc.ncurve ? wc.curve[wc.ncurve - 1].n : 0L, wc.release);
 	}
 	struct kernel_info kernel;
 	if (vm) {
@@ -233,7 +237,8 @@ int run_suite(struct config *cfg, const char *db_path, struct suite_result *res)
 	progress_init(&pg, total);
 	struct point_env env = { .cfg = cfg, .load_path = load, .log_dir = rundir, .pg = &pg,
 				 .kernel = vm ? &kernel : NULL, .agent_path = vm ? agent : NULL,
-				 .vma_ns = wc.vma_ns, .vma_ns_source = wc_source[0] ? wc_source : NULL };
+				 .vma_ns = wc.vma_ns, .walk_curve = wc_curve[0] ? wc_curve : NULL,
+				 .vma_ns_source = wc_source[0] ? wc_source : NULL };
 	const char *status = "done";
 	char note[300] = "";
 	/* per workload: the smallest users at or below AIM7's line so far, and

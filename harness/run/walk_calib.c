@@ -16,6 +16,7 @@
  * sleepers, the measurer): every one of them dies with the leader, and the
  * harness kills the group on any way out. */
 #include "walk_calib.h"
+#include "walkcurve.h"
 #include "stats.h"
 #include "signals.h"
 #include "swap.h"
@@ -25,7 +26,9 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -238,5 +241,87 @@ int walk_calibrate(const char *dir, const struct walk_calib_plan *plan, struct w
 		w[i] = 1.0 / (y[i] * y[i]); /* relative errors: N spans orders of magnitude */
 	}
 	stats_wlinear(x, y, w, out->npts, &out->vma_ns, &out->fixed_ns, &out->r2);
+	walk_calib_make_curve(out);
+	return 0;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The median of the rounds with n processes; -1 when none. */
+static double median_at(const struct walk_calib *c, long n)
+{
+	double v[WALK_CALIB_MAX_POINTS];
+	int k = 0;
+	for (int i = 0; i < c->npts; i++)
+		if (c->pts[i].n == n)
+			v[k++] = c->pts[i].ns_per_page;
+	if (!k)
+		return -1;
+	qsort(v, (size_t)k, sizeof(v[0]), by_value);
+	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
+/* The median, not the mean: a round that met other work on the machine
+ * is slower by far, never faster. Without a round at N = 0 the fit's
+ * fixed part is the page-out's own. A cost that falls with more VMAs is
+ * noise: the curve keeps the highest cost so far. */
+void walk_calib_make_curve(struct walk_calib *c)
+{
+	c->ncurve = 0;
+	double base = median_at(c, 0);
+	if (base < 0)
+		base = c->fixed_ns > 0 ? c->fixed_ns : 0;
+	double top = 0;
+	for (;;) {
+		long next = -1; /* the smallest N above the last one taken */
+		long last = c->ncurve ? c->curve[c->ncurve - 1].n : 0;
+		for (int i = 0; i < c->npts; i++)
+			if (c->pts[i].n > last && (next < 0 || c->pts[i].n < next))
+				next = c->pts[i].n;
+		if (next < 0 || c->ncurve == WALK_CALIB_MAX_POINTS)
+			break;
+		double y = median_at(c, next) - base;
+		if (y > top)
+			top = y;
+		c->curve[c->ncurve++] = (struct walk_point){ next, top };
+	}
+}
+
+double walk_calib_spread(const struct walk_calib *c, long *at)
+{
+	double worst = 0;
+	*at = -1;
+	for (int i = 0; i < c->npts; i++) {
+		long n = c->pts[i].n;
+		double lo = HUGE_VAL, hi = 0, med = median_at(c, n);
+		for (int j = 0; j < c->npts; j++)
+			if (c->pts[j].n == n) {
+				lo = fmin(lo, c->pts[j].ns_per_page);
+				hi = fmax(hi, c->pts[j].ns_per_page);
+			}
+		if (med > 0 && (hi - lo) / med > worst) {
+			worst = (hi - lo) / med;
+			*at = n;
+		}
+	}
+	return worst;
+}
+
+int walk_calib_curve_text(const struct walk_calib *c, char *buf, size_t len)
+{
+	size_t used = 0;
+	if (!c->ncurve || len == 0)
+		return -1;
+	buf[0] = 0;
+	for (int i = 0; i < c->ncurve && i < WALK_CURVE_MAX; i++) {
+		int w = snprintf(buf + used, len - used, "%s%ld:%.0f", i ? "," : "", c->curve[i].n, c->curve[i].ns_per_page);
+		if (w < 0 || (size_t)w >= len - used)
+			return -1;
+		used += (size_t)w;
+	}
 	return 0;
 }

@@ -8,7 +8,7 @@
 
 #define WALK_CALIB_MAX_POINTS 64
 #define WALK_CALIB_FILE "walk-calibration.tsv" /* results_path's name for it */
-#define WALK_CALIB_R2_QUIET 0.9 /* a fit looser than this says the machine was busy */
+#define WALK_CALIB_SPREAD_QUIET 0.5 /* rounds of one N further apart than this x their median: a busy machine */
 
 struct walk_calib_plan {
 	long families[8];     /* N: the processes whose VMAs the walk visits first */
@@ -29,11 +29,18 @@ struct walk_calib {
 	double vma_ns, fixed_ns, r2;
 	struct walk_point pts[WALK_CALIB_MAX_POINTS];
 	int npts;
+	/* the walk's cost against N, the page-out's own part (N = 0) taken
+	 * off: the median of each N's rounds, never falling as N grows. The
+	 * engine charges a walk of N VMAs this (sim_walk_curve). */
+	struct walk_point curve[WALK_CALIB_MAX_POINTS];
+	int ncurve;
 };
 
 #include <stdio.h>
 
-/* 0, 1000, 2000 and 4000 processes, 256 pages, 3 repetitions. */
+/* 0 to 16,000 processes (past a few thousand the page tables leave the
+ * cache and a VMA costs more; the 2010 walks were of about 10,000), 256
+ * pages, 3 repetitions. */
 void walk_calib_default_plan(struct walk_calib_plan *plan);
 /* Measures (needs root: a swap file); dir holds the swap file meanwhile. */
 int walk_calibrate(const char *dir, const struct walk_calib_plan *plan, struct walk_calib *out, char *err,
@@ -45,10 +52,19 @@ int walk_calib_keep(const char *db_path, const struct walk_calib_plan *plan, str
 /* The kept calibration, measured first when there is none. */
 int walk_calib_ensure(const char *db_path, struct walk_calib *c, char *path, size_t plen);
 
-/* The file: comment lines, then "vma_ns fixed_ns r2 points release",
- * tab-separated. Save creates it without following a link. */
+/* From the points: the curve above. */
+void walk_calib_make_curve(struct walk_calib *c);
+/* The widest (max - min) / median among one N's rounds, and its N. */
+double walk_calib_spread(const struct walk_calib *c, long *at);
+/* The curve as sim_walk_curve's text (N:NS,...); -1 when it does not fit. */
+int walk_calib_curve_text(const struct walk_calib *c, char *buf, size_t len);
+
+/* The file: comment lines, then "vma_ns fixed_ns r2 points release" and
+ * "curve N:NS,...", tab-separated. Save creates it without following a
+ * link. A file without the curve line (from before it) loads with
+ * ncurve 0. */
 int walk_calib_save(const char *path, const struct walk_calib *c, const char *revision, char *err, size_t errlen);
-/* 0 with c's vma_ns, fixed_ns, r2 and release; -1 with "PATH:LINE: why". */
+/* 0 with c's vma_ns, fixed_ns, r2, release and curve; -1 with "PATH:LINE: why". */
 int walk_calib_load(const char *path, struct walk_calib *c, char *err, size_t errlen);
 /* The same parse over text in memory (the fuzz target's entry). */
 int walk_calib_parse(const char *text, const char *origin, struct walk_calib *c, char *err, size_t errlen);

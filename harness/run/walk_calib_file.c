@@ -2,9 +2,11 @@
  * target's clock. A file on disk is outside bytes: the parse is bounded
  * (64 KiB, fields checked), and a bad file names its line. */
 #include "walk_calib.h"
+#include "walkcurve.h"
 #include "util.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,9 @@ int walk_calib_save(const char *path, const struct walk_calib *c, const char *re
 		fprintf(f, " %ld:%.0f", c->pts[i].n, c->pts[i].ns_per_page);
 	fprintf(f, "\n# vma_ns\tfixed_ns\tr2\tpoints\trelease\n%.3f\t%.3f\t%.4f\t%d\t%s\n", c->vma_ns, c->fixed_ns, c->r2,
 		c->npts, c->release);
+	char curve[WALK_CURVE_TEXT_MAX + 1];
+	if (walk_calib_curve_text(c, curve, sizeof(curve)) == 0)
+		fprintf(f, "# a walk's cost against its VMAs, ns per page (sim_walk_curve)\ncurve\t%s\n", curve);
 	if (fclose(f) != 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
@@ -33,47 +38,81 @@ int walk_calib_save(const char *path, const struct walk_calib *c, const char *re
 	return 0;
 }
 
+/* "curve\tN:NS,...": checked as the simulator will check it */
+static int parse_curve(const char *text, const char *origin, int lineno, struct walk_calib *c, char *err,
+		       size_t errlen)
+{
+	struct walk_curve wc;
+	char why[300];
+	if (walk_curve_parse(text, &wc, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s:%d: %s", origin, lineno, why);
+		return -1;
+	}
+	for (int i = 0; i < wc.n; i++)
+		c->curve[i] = (struct walk_point){ (long)wc.vmas[i], wc.ns[i] };
+	c->ncurve = wc.n;
+	return 0;
+}
+
+static int parse_fit(const char *buf, const char *origin, int lineno, struct walk_calib *c, char *err, size_t errlen)
+{
+	char rel[256];
+	int n = 0;
+	if (sscanf(buf, "%lf\t%lf\t%lf\t%d\t%255s", &c->vma_ns, &c->fixed_ns, &c->r2, &n, rel) != 5 ||
+	    !isfinite(c->vma_ns) || !isfinite(c->fixed_ns) || !isfinite(c->r2)) {
+		snprintf(err, errlen, "%s:%d: expected 'vma_ns fixed_ns r2 points release'", origin, lineno);
+		return -1;
+	}
+	if (c->vma_ns <= 0 || c->vma_ns > 1e6) {
+		snprintf(err, errlen, "%s:%d: vma_ns %g is not a cost a walk could have", origin, lineno, c->vma_ns);
+		return -1;
+	}
+	for (const char *p = rel; *p; p++)
+		if ((unsigned char)*p < 0x21 || (unsigned char)*p > 0x7e) {
+			snprintf(err, errlen, "%s:%d: the release holds a byte 0x%02x", origin, lineno, (unsigned char)*p);
+			return -1;
+		}
+	snprintf(c->release, sizeof(c->release), "%.64s", rel);
+	c->npts = n;
+	return 0;
+}
+
 int walk_calib_parse(const char *text, const char *origin, struct walk_calib *c, char *err, size_t errlen)
 {
 	memset(c, 0, sizeof(*c));
 	int lineno = 0;
+	bool fit = false;
 	for (const char *line = text; line && *line;) {
 		const char *eol = strchr(line, '\n');
 		size_t len = eol ? (size_t)(eol - line) : strlen(line);
 		lineno++;
 		if (len && line[0] != '#') {
-			char buf[256], rel[256];
+			char buf[WALK_CURVE_TEXT_MAX + 64];
 			if (len >= sizeof(buf)) {
 				snprintf(err, errlen, "%s:%d: a line longer than %zu bytes", origin, lineno, sizeof(buf) - 1);
 				return -1;
 			}
 			memcpy(buf, line, len);
 			buf[len] = 0;
-			int n = 0;
-			if (sscanf(buf, "%lf\t%lf\t%lf\t%d\t%255s", &c->vma_ns, &c->fixed_ns, &c->r2, &n, rel) != 5 ||
-			    !isfinite(c->vma_ns) || !isfinite(c->fixed_ns) || !isfinite(c->r2)) {
-				snprintf(err, errlen, "%s:%d: expected 'vma_ns fixed_ns r2 points release'", origin, lineno);
+			int rc;
+			if (!strncmp(buf, "curve\t", 6))
+				rc = c->ncurve ? -2 : parse_curve(buf + 6, origin, lineno, c, err, errlen);
+			else
+				rc = fit ? -2 : parse_fit(buf, origin, lineno, c, err, errlen);
+			if (rc == -2)
+				snprintf(err, errlen, "%s:%d: a second %s line", origin, lineno,
+					 strncmp(buf, "curve\t", 6) ? "calibration" : "curve");
+			if (rc < 0)
 				return -1;
-			}
-			if (c->vma_ns <= 0 || c->vma_ns > 1e6) {
-				snprintf(err, errlen, "%s:%d: vma_ns %g is not a cost a walk could have", origin, lineno,
-					 c->vma_ns);
-				return -1;
-			}
-			for (const char *p = rel; *p; p++)
-				if ((unsigned char)*p < 0x21 || (unsigned char)*p > 0x7e) {
-					snprintf(err, errlen, "%s:%d: the release holds a byte 0x%02x", origin, lineno,
-						 (unsigned char)*p);
-					return -1;
-				}
-			snprintf(c->release, sizeof(c->release), "%.64s", rel);
-			c->npts = n;
-			return 0;
+			fit |= strncmp(buf, "curve\t", 6) != 0;
 		}
 		line = eol ? eol + 1 : NULL;
 	}
-	snprintf(err, errlen, "%s: no calibration line", origin);
-	return -1;
+	if (!fit) {
+		snprintf(err, errlen, "%s: no calibration line", origin);
+		return -1;
+	}
+	return 0;
 }
 
 int walk_calib_load(const char *path, struct walk_calib *c, char *err, size_t errlen)

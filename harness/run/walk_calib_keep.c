@@ -13,7 +13,7 @@
 
 void walk_calib_default_plan(struct walk_calib_plan *plan)
 {
-	static const long families[] = { 0, 1000, 2000, 4000 };
+	static const long families[] = { 0, 2000, 4000, 8000, 12000, 16000 };
 	memset(plan, 0, sizeof(*plan));
 	for (size_t i = 0; i < ARRAY_SIZE(families); i++)
 		plan->families[plan->n_families++] = families[i];
@@ -44,11 +44,19 @@ int walk_calib_keep(const char *db_path, const struct walk_calib_plan *plan, str
 		fprintf(out, "  N %5ld  %10.0f ns per page\n", c->pts[i].n, c->pts[i].ns_per_page);
 	fprintf(out, "one VMA visited: %.1f ns (fixed %.0f ns a page, r2 %.3f, %d points) on %s\n", c->vma_ns,
 		c->fixed_ns, c->r2, c->npts, c->release);
-	/* measured here: 0.95 on a quiet machine, 0.57 beside other work */
-	if (c->r2 < WALK_CALIB_R2_QUIET)
-		fprintf(out, "calibrate-walk: the fit is loose (r2 %.2f, under %.2f): was the machine busy? "
-			     "The value is kept; measure again on a quiet machine to replace it\n",
-			c->r2, WALK_CALIB_R2_QUIET);
+	if (c->ncurve)
+		fprintf(out, "a walk's cost against its VMAs (the median round, the page-out's part off):");
+	for (int i = 0; i < c->ncurve; i++)
+		fprintf(out, " %ld: %.0f ns (%.0f a VMA)%s", c->curve[i].n, c->curve[i].ns_per_page,
+			c->curve[i].ns_per_page / (double)c->curve[i].n, i + 1 < c->ncurve ? "," : "\n");
+	/* The line's r2 says little now that the cost per VMA grows with N;
+	 * rounds of one N that disagree say the machine was not quiet. */
+	long at;
+	double spread = walk_calib_spread(c, &at);
+	if (spread > WALK_CALIB_SPREAD_QUIET)
+		fprintf(out, "calibrate-walk: the rounds with %ld processes differ by %.0f%% of their median: was the "
+			     "machine busy? The medians are kept; measure again on a quiet machine to replace them\n",
+			at, 100 * spread);
 
 	struct sample_set ss[WALK_CALIB_MAX_POINTS + 1];
 	struct recorded_point p[WALK_CALIB_MAX_POINTS + 1];
@@ -85,8 +93,11 @@ int walk_calib_ensure(const char *db_path, struct walk_calib *c, char *path, siz
 	char err[600];
 	if (results_path(db_path, WALK_CALIB_FILE, path, plen) < 0)
 		return -1;
-	if (walk_calib_load(path, c, err, sizeof(err)) == 0)
-		return 0;
+	if (walk_calib_load(path, c, err, sizeof(err)) == 0) {
+		if (c->ncurve)
+			return 0;
+		snprintf(err, sizeof(err), "%s has no curve: it predates walks charged by their length", path);
+	}
 	fprintf(stderr, "no walk calibration yet (%s): measuring one VMA's walk cost on this kernel first\n", err);
 	struct walk_calib_plan plan;
 	walk_calib_default_plan(&plan);

@@ -40,6 +40,19 @@ for v in legacy avc modern; do
 		[[ -n $s && $s == "$w" ]] || fail "$v: $k is $s on the engine target, $w in walkcost"
 	done
 done
+# a walk curve that is a straight line is sim_vma_ns: the same point,
+# exactly; twice the walk cost is another point
+sim_point() {
+	"$RMAPBENCH_SIM" reclaim users=80 shared_kib=512 sim_page_kib=64 sim_ram_mib=48 sim_cache_mbps=7.5 sim_cpus=2 sim_compute_ns=100 cow_fraction=1 jobs_per_user=4 \
+		mix=compute:4,fork:1,private:1 compute_iters=1000000 variant=legacy "$@" 2>/dev/null |
+		awk '$2 == "lockstat_anon_vma_wait_ns" || $2 == "sys_s" || $2 == "rmap_vmas_visited" { printf "%s=%s ", $2, $3 }'
+}
+lin=$(sim_point sim_vma_ns=100) cur=$(sim_point sim_walk_curve=1000:100000) dbl=$(sim_point sim_walk_curve=1000:100000 sim_walk_scale=2)
+[[ $lin == *rmap_vmas_visited=[1-9]* ]] || fail "the point walked nothing: $lin"
+[[ $lin == "$cur" ]] || fail "a straight curve is not sim_vma_ns: $lin against $cur"
+[[ $lin != "$dbl" ]] || fail "sim_walk_scale=2 changed nothing: $dbl"
+"$RMAPBENCH_SIM" reclaim sim_walk_curve=5:1,4:2 >/dev/null 2>"$tmp/se" && fail "a falling curve ran"
+grep -q "sim_walk_curve: point 2" "$tmp/se" || fail "a bad curve's error: $(cat "$tmp/se")"
 # a users count only the simulator may reach, and a machine key checked
 printf 'target = host\nusers = 40000\n' >"$tmp/big.conf"
 "$BIN" --db "$db" run "$tmp/big.conf" >"$tmp/o" 2>&1 && fail "40000 host users ran"
@@ -51,10 +64,11 @@ if [[ $(id -u) == 0 ]]; then
 	"$BIN" --db "$db" calibrate-walk --families 0,40,80 --pages 64 --repetitions 1 >"$tmp/c" 2>&1 ||
 		fail "calibrate-walk exited $?: $(cat "$tmp/c")"
 	grep -q "one VMA visited: .* ns" "$tmp/c" || fail "calibrate-walk said: $(cat "$tmp/c")"
+	grep -q "^curve	40:[0-9]*,80:[0-9]*$" "$db-walk-calibration.tsv" || fail "no curve kept: $(cat "$db-walk-calibration.tsv")"
 	[[ -f "$db-walk-calibration.tsv" ]] || fail "no calibration file"
 	swapon --show | grep -q rmapbench && fail "the calibration's swap file is still on"
 	"$BIN" --db "$db" run "$top/configs/quick.conf" --set target=engine --set users=4 --set repetitions=1 \
 		>"$tmp/o" 2>&1 || fail "an engine run on the calibration exited $?: $(tail -3 "$tmp/o")"
-	sql "$db" "select params from points order by id desc limit 1" | grep -q "sim_vma_ns=" || fail "the calibrated cost is not in the point's params"
+	sql "$db" "select params from points order by id desc limit 1" | grep -q "sim_walk_curve=[0-9]" || fail "the calibrated walk curve is not in the point's params"
 fi
 exit 0

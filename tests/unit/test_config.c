@@ -67,10 +67,37 @@ int main(void)
 		      "a walk cost of 0 is refused: %s", e);
 		CHECK(walk_calib_parse("# only comments\n", "w.tsv", &wc, e, sizeof(e)) < 0 && strstr(e, "no calibration line"),
 		      "a file without the line: %s", e);
+		CHECK(walk_calib_parse("348.1\t5779\t0.946\t12\tr\ncurve\t2000:700000,16000:21500000\n", "w.tsv", &wc, e,
+				       sizeof(e)) == 0 && wc.ncurve == 2 && wc.curve[1].n == 16000 &&
+			      wc.curve[1].ns_per_page == 21500000,
+		      "the curve line parses (%s)", e);
+		CHECK(walk_calib_parse("348.1\t5779\t0.946\t12\tr\n", "w.tsv", &wc, e, sizeof(e)) == 0 && wc.ncurve == 0,
+		      "a file from before the curve loads without one");
+		CHECK(walk_calib_parse("348.1\t5779\t0.946\t12\tr\ncurve\t4000:9,2000:10\n", "w.tsv", &wc, e, sizeof(e)) <
+				      0 && strstr(e, "w.tsv:2: sim_walk_curve: point 2"),
+		      "a curve whose VMAs fall is named: %s", e);
+		CHECK(walk_calib_parse("348.1\t5779\t0.946\t12\tr\n348.1\t5779\t0.946\t12\tr\n", "w.tsv", &wc, e,
+				       sizeof(e)) < 0 && strstr(e, "w.tsv:2: a second calibration line"),
+		      "two calibration lines: %s", e);
+		/* the curve from rounds: each N's median, the page-out's part off, never falling */
+		struct walk_calib m = { .npts = 7 };
+		const long n[] = { 0, 0, 100, 100, 100, 200, 300 };
+		const double y[] = { 10, 30, 120, 500, 115, 100, 400 };
+		for (int i = 0; i < 7; i++)
+			m.pts[i] = (struct walk_point){ n[i], y[i] };
+		walk_calib_make_curve(&m);
+		char text[200];
+		CHECK(m.ncurve == 3 && walk_calib_curve_text(&m, text, sizeof(text)) == 0 &&
+			      !strcmp(text, "100:100,200:100,300:380"),
+		      "curve from medians less N=0's, kept from falling: %s", m.ncurve ? text : "none");
 	}
 	expect_error("sim_cpus = 0\n", "x.conf:1: sim_cpus: 0 is outside [1, 4096]", "a machine key is checked");
 	expect_error("sim_cpus = 2.5\n", "sim_cpus: '2.5' is not an integer", "sim_cpus is whole");
 	expect_error("sim_nosuch = 1\n", "x.conf:1: unknown key 'sim_nosuch'", "an unknown machine key");
+	expect_error("sim_walk_curve = 100:5,50:6\n", "x.conf:1: sim_walk_curve: point 2: VMAS must rise",
+		     "a walk curve is checked, its line named");
+	CHECK(parse("sim_walk_curve = 2000:700000,16000:21500000\n", err, sizeof(err)) == 0, "a walk curve is taken (%s)",
+	      err);
 	{
 		/* above pid_max's reach only the simulator may go; which target
 		 * is known only once the whole config is read */

@@ -1,9 +1,11 @@
 /* The simulator's own arithmetic, apart from a point: the timeline's
- * iowait, bin by bin. */
+ * iowait, bin by bin, and a walk's cost on the measured curve. */
 #include "timeline.h"
+#include "walkcurve.h"
 #include "tap.h"
 
 #include <math.h>
+#include <string.h>
 
 static int near(double a, double b)
 {
@@ -45,5 +47,27 @@ int main(void)
 	CHECK(near(idle, 10e6), "empty and negative intervals add nothing (%g)", idle);
 	tl_free(&tl);
 	tl_free(&t2);
+
+	struct walk_curve c;
+	char err[300] = "";
+	CHECK(walk_curve_parse("2000:700000,4000:1400000,16000:21500000", &c, err, sizeof(err)) == 0 && c.n == 3,
+	      "a curve of three points parses (%s)", err);
+	CHECK(near(walk_curve_cost(&c, 1000), 350000), "on the line from no VMA to the first point");
+	CHECK(near(walk_curve_cost(&c, 2000), 700000), "at a point, its cost");
+	CHECK(near(walk_curve_cost(&c, 10000), 1400000 + (21500000 - 1400000) * 0.5), "between two points, on their line");
+	CHECK(near(walk_curve_cost(&c, 32000), 43000000), "past the last, its cost a VMA (%g)", walk_curve_cost(&c, 32000));
+	CHECK(walk_curve_cost(&c, 0) == 0, "no VMA, no cost");
+	const char *bad[] = { "", "5", "0:5", "2.5:5", "5:-1", "5:x", "5:1,", "5:1;6:2", "6:2,5:3", "5:3,6:2", "5:1,,6:2" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(walk_curve_parse(bad[i], &c, err, sizeof(err)) < 0 && !strncmp(err, "sim_walk_curve: ", 16),
+		      "'%s' refused: %s", bad[i], err);
+	char big[600];
+	memset(big, '1', sizeof(big) - 1);
+	big[sizeof(big) - 1] = 0;
+	CHECK(walk_curve_parse(big, &c, err, sizeof(err)) < 0 && strstr(err, "longer than"), "a long text refused: %s", err);
+	char many[400] = "";
+	for (int i = 1; i <= 17; i++)
+		snprintf(many + strlen(many), sizeof(many) - strlen(many), "%s%d:%d", i > 1 ? "," : "", i, i);
+	CHECK(walk_curve_parse(many, &c, err, sizeof(err)) < 0 && strstr(err, "more than 16"), "17 points refused: %s", err);
 	return tap_done();
 }
