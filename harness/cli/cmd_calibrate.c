@@ -1,5 +1,5 @@
-/* `rmapbench calibrate-walk`: the running kernel's cost of one VMA visited
- * by an rmap walk (harness/run/walk_calib.c), recorded as a run and kept
+/* `rmapbench calibrate-walk`: the running kernel's cost of an rmap walk
+ * by the VMAs it visits (harness/run/walk_calib.c), recorded as a run and kept
  * in results/walk-calibration.tsv, where the engine target reads it. */
 #include "commands.h"
 #include "flags.h"
@@ -17,7 +17,8 @@ static int usage(const char *msg)
 		rb_error("%s", msg);
 	fputs("usage: rmapbench calibrate-walk [--families N,N,...] [--pages P] [--repetitions R]\n"
 	      "  pages out P pages, each mapped by the last of N+1 processes whose VMAs its anon_vma holds,\n"
-	      "  and fits ns per page against N: the slope is one VMA's cost. Needs root (a swap file).\n"
+	      "  and keeps ns per page against N (each N's median round): the walk's cost by its length,\n"
+	      "  which the engine target charges. Needs root (a swap file).\n"
 	      "  defaults: --families 0,2000,4000,8000,12000,16000 --pages 256 --repetitions 3\n",
 	      stderr);
 	return 2;

@@ -31,7 +31,7 @@ static void usage(FILE *f)
 	      "  nightly [--config F] [--set K=V] [--baseline RUN] [--junit F] [--markdown F]  the suite against its baseline\n"
 	      "  baseline set RUN | show | clear [--config F]  the nightly's pinned baseline on this machine\n"
 	      "  db merge OTHER.db...         other databases' runs into this one, each once (by uuid)\n"
-	      "  calibrate-walk [--families N,..]  one VMA's rmap walk cost on this kernel, for target engine\n"
+	      "  calibrate-walk [--families N,..]  an rmap walk's cost by its length on this kernel, for target engine\n"
 	      "  paper [--json] [--config F]  the 2010 crossover on the engine: legacy, avc and modern\n"
 	      "\n"
 	      "options:\n"
