@@ -4,8 +4,8 @@
  * Nothing here computes a walk's length: every rmap walk (reclaim's
  * page_referenced and try_to_unmap) runs on the engine, and its cost is
  * what a walk over that many VMAs cost a real kernel (sim_walk_curve,
- * measured by calibrate-walk; or sim_vma_ns for each). What the model adds is time: CPUs the users
- * queue for, the anon_vma lock a walker holds while others spin (2.6.33
+ * measured by calibrate-walk; or sim_vma_ns for each). What the model
+ * adds is time: CPUs the users queue for, the anon_vma lock a walker holds while others spin (2.6.33
  * and 2.6.34's spinlock; 6.1's rwsem readers share it and waiters sleep),
  * and a swap device that pages wait on.
  *

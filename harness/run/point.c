@@ -51,7 +51,7 @@ int point_argv(const struct point_env *env, const struct point_spec *ps, char **
 		argv[n++] = store[s];
 		used += (size_t)snprintf(params + used, plen - used, " %s", store[s]);
 		s++;
-		if (!config_param(cfg, "sim_vma_ns") && !config_param(cfg, "sim_walk_curve")) {
+		if (env->walk_cost_source) {
 			if (env->walk_curve)
 				snprintf(store[s], POINT_ARG_LEN, "sim_walk_curve=%s", env->walk_curve);
 			else
@@ -271,8 +271,8 @@ int point_run(const struct point_env *env, const struct point_spec *ps, struct p
 	if (companion_stop(&comp, &out->ss) < 0 && !killed)
 		snprintf(out->error, sizeof(out->error), "%s", comp.why);
 	sandbox_report(&sb, &out->ss);
-	if (env->vma_ns_source && !config_param(cfg, "sim_vma_ns") && !config_param(cfg, "sim_walk_curve"))
-		ss_attr(&out->ss, "sim_walk_cost_source", "%s", env->vma_ns_source);
+	if (env->walk_cost_source)
+		ss_attr(&out->ss, "sim_walk_cost_source", "%s", env->walk_cost_source);
 	int left = sandbox_kill_all(&sb);
 	if (left)
 		ss_attr(&out->ss, "processes_left", "%d survived SIGKILL in the cgroup", left);

@@ -21,11 +21,12 @@ struct point_env {
 	struct progress *pg;
 	const struct kernel_info *kernel; /* target vm */
 	const char *agent_path;           /* the guest agent binary (vm) */
-	/* target engine: one VMA's walk cost when the config sets none, and
-	 * where it came from (results/walk-calibration.tsv) */
+	/* target engine, when the config sets no walk cost: the calibration's
+	 * (sim_walk_curve's text, else one VMA's cost) and where it came from
+	 * (results/walk-calibration.tsv); walk_cost_source NULL otherwise */
 	double vma_ns;
-	const char *walk_curve; /* sim_walk_curve's text, when the calibration has one */
-	const char *vma_ns_source;
+	const char *walk_curve;
+	const char *walk_cost_source;
 };
 
 struct point_out {

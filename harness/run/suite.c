@@ -238,7 +238,7 @@ int run_suite(struct config *cfg, const char *db_path, struct suite_result *res)
 	struct point_env env = { .cfg = cfg, .load_path = load, .log_dir = rundir, .pg = &pg,
 				 .kernel = vm ? &kernel : NULL, .agent_path = vm ? agent : NULL,
 				 .vma_ns = wc.vma_ns, .walk_curve = wc_curve[0] ? wc_curve : NULL,
-				 .vma_ns_source = wc_source[0] ? wc_source : NULL };
+				 .walk_cost_source = wc_source[0] ? wc_source : NULL };
 	const char *status = "done";
 	char note[300] = "";
 	/* per workload: the smallest users at or below AIM7's line so far, and

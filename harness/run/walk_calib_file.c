@@ -94,17 +94,16 @@ int walk_calib_parse(const char *text, const char *origin, struct walk_calib *c,
 			}
 			memcpy(buf, line, len);
 			buf[len] = 0;
-			int rc;
-			if (!strncmp(buf, "curve\t", 6))
-				rc = c->ncurve ? -2 : parse_curve(buf + 6, origin, lineno, c, err, errlen);
-			else
-				rc = fit ? -2 : parse_fit(buf, origin, lineno, c, err, errlen);
-			if (rc == -2)
+			bool is_curve = !strncmp(buf, "curve\t", 6);
+			if (is_curve ? c->ncurve > 0 : fit) {
 				snprintf(err, errlen, "%s:%d: a second %s line", origin, lineno,
-					 strncmp(buf, "curve\t", 6) ? "calibration" : "curve");
-			if (rc < 0)
+					 is_curve ? "curve" : "calibration");
 				return -1;
-			fit |= strncmp(buf, "curve\t", 6) != 0;
+			}
+			if (is_curve ? parse_curve(buf + 6, origin, lineno, c, err, errlen)
+				     : parse_fit(buf, origin, lineno, c, err, errlen))
+				return -1;
+			fit |= !is_curve;
 		}
 		line = eol ? eol + 1 : NULL;
 	}

@@ -98,7 +98,7 @@ int walk_calib_ensure(const char *db_path, struct walk_calib *c, char *path, siz
 			return 0;
 		snprintf(err, sizeof(err), "%s has no curve: it predates walks charged by their length", path);
 	}
-	fprintf(stderr, "no walk calibration yet (%s): measuring one VMA's walk cost on this kernel first\n", err);
+	fprintf(stderr, "no walk calibration yet (%s): measuring the walk's cost on this kernel first\n", err);
 	struct walk_calib_plan plan;
 	walk_calib_default_plan(&plan);
 	if (walk_calib_keep(db_path, &plan, c, stderr) < 0)
