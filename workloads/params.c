@@ -28,6 +28,7 @@ static const struct pdesc pdescs[] = {
 	PL(shared_kib, 0, 64L << 20),
 	PL(family_kib, 0, 64L << 20),
 	PD(cow_fraction, 0, 1),
+	PL(cow_spread, 0, 1),
 	PL(cow_pages, 1, 1 << 24),
 	PL(private_mib, 0, 65536),
 	PL(child_kib, 0, 1 << 24),

@@ -26,6 +26,8 @@ struct wl_params {
 			       * the family's COW set, and the memory pressure
 			       * it makes, stays the same over a users sweep */
 	double cow_fraction;  /* part of the shared region users write to */
+	long cow_spread;      /* reclaim: 1, that part is written a piece a job over
+			       * jobs_per_user jobs rather than before the first */
 	long cow_pages;       /* pages written per COW job */
 	long private_mib;     /* mmap+touch+munmap per private job */
 	long child_kib;       /* touched by each short-lived job child */

@@ -122,6 +122,24 @@ int main(void)
 		ss_free(&ss);
 	}
 	CHECK(wl_params_set(&p, "family_kib", "-1", err, sizeof(err)) < 0, "family_kib below 0 refused");
+	/* cow_spread: the same COW set, written over the jobs, all of it by the last */
+	for (long spread = 0; spread <= 1; spread++) {
+		struct sample_set ss = { 0 };
+		wl_params_default(&p);
+		p.users = 3;
+		p.jobs_per_user = 4;
+		p.shared_kib = 40;
+		p.cow_fraction = 1;
+		p.cow_spread = spread;
+		p.passes = 1;
+		snprintf(p.mix, sizeof(p.mix), "compute:1");
+		int rc = run_capture("reclaim", &p, &ss);
+		const struct sample *cow = ss_find(&ss, "cow_pages_written");
+		CHECK(rc == 0 && cow && cow->value == 30, "cow_spread=%ld: 3 users x 10 pages written (%g)", spread,
+		      cow ? cow->value : -1);
+		ss_free(&ss);
+	}
+	CHECK(wl_params_set(&p, "cow_spread", "2", err, sizeof(err)) < 0, "cow_spread is 0 or 1: %s", err);
 
 	struct sample_set ss = { 0 };
 	wl_params_default(&p);
