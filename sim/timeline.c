@@ -49,6 +49,31 @@ void tl_idle(const struct timeline *tl, long cpus, double end, double *idle, dou
 	}
 }
 
+int tl_windows(const struct timeline *tl, long cpus, double end, int n, double *step_ns, double *sys_pct,
+	       double *iowait_pct)
+{
+	size_t nb = (size_t)ceil(end / TL_BIN_NS);
+	if (!nb || n <= 0 || cpus <= 0)
+		return 0;
+	size_t per = (nb + (size_t)n - 1) / (size_t)n;
+	int w = 0;
+	*step_ns = (double)per * TL_BIN_NS;
+	for (size_t first = 0; first < nb; first += per, w++) {
+		double cap = 0, sys = 0, wait = 0;
+		for (size_t i = first; i < first + per && i < nb; i++) {
+			double len = fmin(TL_BIN_NS, end - (double)i * TL_BIN_NS);
+			double busy = i < tl->nbins ? tl->bin[TL_BUSY][i] : 0, free = (double)cpus * len - busy;
+			cap += (double)cpus * len;
+			sys += i < tl->nbins ? fmin(tl->bin[TL_SYS][i], (double)cpus * len) : 0;
+			if (free > 0 && i < tl->nbins)
+				wait += fmin(free, tl->bin[TL_IOWAIT][i]);
+		}
+		sys_pct[w] = cap > 0 ? 100 * sys / cap : 0;
+		iowait_pct[w] = cap > 0 ? 100 * wait / cap : 0;
+	}
+	return w;
+}
+
 void tl_free(struct timeline *tl)
 {
 	for (int k = 0; k < TL_NR; k++)

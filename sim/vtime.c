@@ -141,7 +141,7 @@ void vt_account(struct machine *m, double cpu_ns, bool user, double hold_ns)
 	 * another would leave its own idle and claim the other's future */
 	int c = t->cpu < m->mp.cpus && m->cpu_free[t->cpu] <= t->ready ? t->cpu : first_free_cpu(m);
 	double on = t->ready > m->cpu_free[c] ? t->ready : m->cpu_free[c]; /* on its CPU since */
-	double x = on + cpu_ns;
+	double x = on + cpu_ns, sys_from = user ? x : on;
 	charge(m, cpu_ns, user);
 	for (int i = 0; i < nlocks; i++) {
 		struct lock_taken *lt = &m->locks[i];
@@ -156,10 +156,11 @@ void vt_account(struct machine *m, double cpu_ns, bool user, double hold_ns)
 				m->lock_wait_ns += avail - x;
 				if (m->lock_sleeps) { /* the CPU goes to others meanwhile */
 					tl_add(&m->tl, TL_BUSY, on, x);
+					tl_add(&m->tl, TL_SYS, sys_from, x);
 					m->cpu_free[c] = x;
 					c = first_free_cpu(m);
 					x = avail > m->cpu_free[c] ? avail : m->cpu_free[c];
-					on = x;
+					on = sys_from = x;
 				} else {
 					m->spin_ns += avail - x;
 					charge(m, avail - x, false);
@@ -177,6 +178,7 @@ void vt_account(struct machine *m, double cpu_ns, bool user, double hold_ns)
 		}
 	}
 	tl_add(&m->tl, TL_BUSY, on, x);
+	tl_add(&m->tl, TL_SYS, sys_from, x);
 	m->cpu_free[c] = x;
 	t->cpu = c;
 	t->ready = x;

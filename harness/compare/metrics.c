@@ -15,6 +15,8 @@ const struct metric_rule metric_rules[] = {
 	{ "sys_s", -1, 0.05, false },
 	{ "wall_s", -1, 0.05, false },
 	{ "iowait_pct", -1, 0.05, false },
+	{ "sys_pct_1s_median", -1, 0.05, false },
+	{ "iowait_pct_1s_median", -1, 0.05, false },
 	{ "lock_contentions", -1, 0.10, false },
 	{ "lock_wait_ns", -1, 0.10, false },
 	{ "lockstat_anon_vma_contentions", -1, 0.10, false },

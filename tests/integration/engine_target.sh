@@ -21,7 +21,7 @@ per_walk() { sql "$db" "select round(avg(value), 1) from results r join points p
 l=$(per_walk 1) m=$(per_walk 2)
 [[ -n $l && -n $m ]] || fail "rmap_vmas_per_walk not recorded ($l, $m)"
 awk -v l="$l" -v m="$m" 'BEGIN { exit !(l > 4 * m) }' || fail "legacy's walks ($l VMAs) not longer than modern's ($m)"
-for k in sys_pct iowait_pct lock_wait_pct lockstat_anon_vma_wait_ns vm_pswpout sim_real_s jobs_per_min_per_user; do
+for k in sys_pct iowait_pct lock_wait_pct sys_pct_1s_median iowait_pct_1s_median lockstat_anon_vma_wait_ns vm_pswpout sim_real_s jobs_per_min_per_user; do
 	[[ $(sql "$db" "select count(*) from results where metric = '$k'") -gt 0 ]] || fail "no $k recorded"
 done
 sql "$db" "select params from points where run_id = 1 limit 1" | grep -q "variant=legacy" || fail "the point's params lack the design"

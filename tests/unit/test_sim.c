@@ -45,8 +45,29 @@ int main(void)
 	tl_add(&t2, TL_BUSY, -1, 2e6);
 	tl_idle(&t2, 1, 30e6, &idle, &iowait);
 	CHECK(near(idle, 10e6), "empty and negative intervals add nothing (%g)", idle);
+	/* vmstat's view: two CPUs, the first second both in the kernel, the
+	 * second one in user space and one task on the disk */
+	struct timeline t3 = { 0 };
+	tl_add(&t3, TL_BUSY, 0, 1e9);
+	tl_add(&t3, TL_BUSY, 0, 1e9);
+	tl_add(&t3, TL_SYS, 0, 1e9);
+	tl_add(&t3, TL_SYS, 0, 1e9);
+	tl_add(&t3, TL_BUSY, 1e9, 2e9);
+	tl_add(&t3, TL_IOWAIT, 1e9, 2e9);
+	double step, sys[4], iow[4];
+	int nw = tl_windows(&t3, 2, 2e9, 2, &step, sys, iow);
+	CHECK(nw == 2 && near(step, 1e9), "two windows of a second (%d, %g)", nw, step);
+	CHECK(near(sys[0], 100) && near(iow[0], 0), "the first all system time (%g, %g)", sys[0], iow[0]);
+	CHECK(near(sys[1], 0) && near(iow[1], 50), "the second half iowait (%g, %g)", sys[1], iow[1]);
+	nw = tl_windows(&t3, 2, 2e9, 3, &step, sys, iow);
+	CHECK(nw == 3 && near(step, 0.67e9) && near(sys[2], 0) && near(iow[2], 50),
+	      "windows in whole bins, the last cut at the end (%d, %g, %g)", nw, step, iow[2]);
+	nw = tl_windows(&t3, 2, 15e6, 4, &step, sys, iow);
+	CHECK(nw == 2 && near(step, 10e6) && near(sys[1], 100), "a point shorter than the windows: a bin each (%d)", nw);
+	CHECK(tl_windows(&t3, 2, 0, 4, &step, sys, iow) == 0, "an empty point, no window");
 	tl_free(&tl);
 	tl_free(&t2);
+	tl_free(&t3);
 
 	struct walk_curve c;
 	char err[300] = "";
