@@ -404,6 +404,29 @@ int db_point_values(struct db *db, int64_t run, const char *workload, long users
 	return finish(st, rc) < 0 ? -1 : n < cap ? n : cap;
 }
 
+int db_point_attr(struct db *db, int64_t run, const char *workload, long users, const char *key, char *out,
+		  size_t len)
+{
+	sqlite3_stmt *st;
+	if (prep(db,
+		 "SELECT a.value FROM point_attrs a JOIN points p ON p.id = a.point_id WHERE p.run_id = ? "
+		 "AND p.workload = ? AND p.users = ? AND a.key = ? AND p.status = 'done' ORDER BY p.seq LIMIT 1",
+		 &st) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_text(st, 2, workload, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, users);
+	sqlite3_bind_text(st, 4, key, -1, SQLITE_STATIC);
+	int found = 0, rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		const unsigned char *v = sqlite3_column_text(st, 0);
+		snprintf(out, len, "%s", v ? (const char *)v : "");
+		found = 1;
+		rc = SQLITE_DONE;
+	}
+	return finish(st, rc) < 0 ? -1 : found;
+}
+
 int db_gbench_context(struct db *db, const char *json, size_t len, char *version, size_t vlen, char *build,
 		      size_t blen)
 {

@@ -109,6 +109,10 @@ int db_groups_each(struct db *db, const int64_t *runs, int nruns, int (*fn)(void
  * run: how many (at most cap are stored), -1 on error. */
 int db_point_values(struct db *db, int64_t run, const char *workload, long users, const char *metric, double *v,
 		    int cap);
+/* An attribute (an `info` line) of the first done point of one (workload,
+ * users) of a run, cut to len - 1 bytes: 1, 0 when none has it, -1 on error. */
+int db_point_attr(struct db *db, int64_t run, const char *workload, long users, const char *key, char *out,
+		  size_t len);
 
 /* Google Benchmark's JSON, read with SQLite's JSON functions. */
 struct gbench_counter {

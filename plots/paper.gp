@@ -1,23 +1,29 @@
 # ./run.sh paper's figure: the 2010 crossover on the engine, one line per
 # design. Left: jobs/min per user against users, AIM7's line at 10, each
 # design's crossover marked, and the published 9.7k (2.6.33) and 29.7k
-# (anon_vma_chain) as labelled reference marks. Right: system and iowait
-# time against users. Set by figure.gp from the harness's arguments:
-#   datafile  a path prefix: PREFIX-METRIC.tsv, a block per design
+# (anon_vma_chain) as labelled reference marks. Middle: system and iowait
+# time against users. Right: the measured point nearest each crossing
+# over its own (simulated) time, as vmstat would have shown it: a point's
+# shares above are its averages. Set by figure.gp from the harness's
+# arguments:
+#   datafile  a path prefix: PREFIX-METRIC.tsv, a block per design, and
+#             PREFIX-timeline.tsv
 #   names     the designs' labels
-#   unavail   here the marks: each design's crossover in users (0: none)
+#   unavail   here the marks: each design's crossover in users (0: none),
+#             then the users of each design's point nearest it
 marks = unavail
+nd = words(names)
 if (fmt eq "svg") {
-    set terminal svg size 1500,620 dynamic enhanced font "sans,11" background rgb "white"
+    set terminal svg size 2100,620 dynamic enhanced font "sans,11" background rgb "white"
 } else {
-    set terminal pngcairo size 1500,620 enhanced font "sans,10" background rgb "white"
+    set terminal pngcairo size 2100,620 enhanced font "sans,10" background rgb "white"
 }
 set output outfile.".".fmt
 set grid
 set style data yerrorlines
 set xlabel "users (simulated)"
 set format x "%.0s%c"
-set multiplot layout 1,2 title title noenhanced font ",13"
+set multiplot layout 1,3 title title noenhanced font ",13"
 
 set title "AIM7 crossover: jobs/min per user" noenhanced
 set ylabel "jobs/min per user (log)"
@@ -54,4 +60,14 @@ g = datafile."-sys_pct.tsv"
 h = datafile."-iowait_pct.tsv"
 plot for [i=0:words(names)-1] g index i using 1:2 title word(names, i+1)." system" with linespoints lw 2 pt 7 lc (i + 1), \
      for [i=0:words(names)-1] h index i using 1:2 title word(names, i+1)." iowait" with linespoints lw 2 dt 2 pt 6 lc (i + 1)
+
+set title "the point nearest each crossing, over its time" noenhanced
+set xlabel "time in the point (simulated seconds)"
+set format x "%g"
+set xrange [0:*]
+t = datafile."-timeline.tsv"
+plot for [i=0:nd-1] t index i using 1:2 title sprintf("%s, %s users: system", word(names, i+1), word(marks, nd+i+1)) \
+         with lines lw 2 lc (i + 1), \
+     for [i=0:nd-1] t index i using 1:3 title sprintf("%s, %s users: iowait", word(names, i+1), word(marks, nd+i+1)) \
+         with lines lw 2 dt 2 lc (i + 1)
 unset multiplot

@@ -3,7 +3,8 @@
  * whose users sweep stops after its crossing and bisects around it; then
  * each design's crossover (AIM7's rule, harness/compare/crossover.c) with
  * its system, iowait and lock-wait shares at the measured point nearest
- * it, and the figure (plots/paper.gp). */
+ * it (the point's averages and its median second's), and the figure
+ * (plots/paper.gp). */
 #include "commands.h"
 #include "crossover.h"
 #include "escape.h"
@@ -21,14 +22,18 @@
 
 #define NDESIGNS 3
 static const char *const all_designs[NDESIGNS] = { "legacy", "avc", "modern" };
-static const char *const shares[] = { "sys_pct", "iowait_pct", "lock_wait_pct" };
+/* the point's averages, then the median second's (a collapse and its IO
+ * tail averaged in one point hide both) */
+static const char *const shares[] = { "sys_pct", "iowait_pct", "lock_wait_pct", "sys_pct_1s_median",
+				      "iowait_pct_1s_median" };
+#define NSHARES (sizeof(shares) / sizeof(shares[0]))
 
 struct paper_row {
 	int64_t run;
 	struct crossover x;
 	int found;
 	long users;               /* the measured point nearest the crossing */
-	double share[3];          /* shares[] there; NaN when not measured */
+	double share[NSHARES];    /* shares[] there; NaN when not measured */
 };
 
 static int usage(const char *msg)
@@ -63,7 +68,7 @@ static void print_json(const struct paper_row *r, const char *const *designs, in
 		else
 			printf("null");
 		printf(", \"nearest_point_users\": %ld", r[d].users);
-		for (int s = 0; s < 3; s++) {
+		for (size_t s = 0; s < NSHARES; s++) {
 			printf(", ");
 			json_write_string(stdout, shares[s]);
 			if (r[d].share[s] == r[d].share[s])
@@ -146,14 +151,18 @@ int cmd_paper(int argc, char **argv, const char *db_path)
 		return 1;
 	int64_t runs[NDESIGNS];
 	double crossed[NDESIGNS];
+	const char *workloads[NDESIGNS];
+	long nearest[NDESIGNS];
 	for (int d = 0; d < nd; d++) {
 		struct paper_row *r = &rows[d];
 		runs[d] = r->run;
 		r->found = crossover_find(&db, r->run, &r->x, 1) > 0;
 		r->users = r->found ? crossover_nearest_point(&r->x) : 0;
-		for (int s = 0; s < 3; s++)
+		for (size_t s = 0; s < NSHARES; s++)
 			r->share[s] = r->found ? mean_at(&db, r->run, r->x.workload, r->users, shares[s]) : 0.0 / 0.0;
 		crossed[d] = r->found && r->x.reached && !r->x.from_first ? r->x.at_users : 0;
+		workloads[d] = r->found ? r->x.workload : "";
+		nearest[d] = r->users;
 	}
 	char dir[PATH_MAX], fig[PATH_MAX + 16], name[64];
 	snprintf(name, sizeof(name), "paper-%lld-%lld", (long long)runs[0], (long long)runs[nd - 1]);
@@ -161,13 +170,13 @@ int cmd_paper(int argc, char **argv, const char *db_path)
 	snprintf(title, sizeof(title), "The 2010 AIM7 crossover on the engine (%s%s)", cfgpath,
 		 nsets ? ", changed by --set" : "");
 	int have_fig = results_dir(db_path, name, dir, sizeof(dir)) == 0 &&
-		       report_paper(&db, runs, designs, crossed, nd, title, dir, fig, sizeof(fig)) == 0;
+		       report_paper(&db, runs, designs, crossed, workloads, nearest, nd, title, dir, fig, sizeof(fig)) == 0;
 	db_close(&db);
 	if (json) {
 		print_json(rows, designs, nd);
 	} else {
-		printf("%-8s %6s %12s %12s %8s %9s %10s\n", "design", "run", "crossover", "nearest", "sys%", "iowait%",
-		       "lockwait%");
+		printf("%-8s %6s %12s %12s %8s %9s %10s %10s %10s\n", "design", "run", "crossover", "nearest", "sys%",
+		       "iowait%", "lockwait%", "sys%/1s", "iowait%/1s");
 		for (int d = 0; d < nd; d++) {
 			const struct paper_row *r = &rows[d];
 			char cx[64];
@@ -177,9 +186,10 @@ int cmd_paper(int argc, char **argv, const char *db_path)
 				snprintf(cx, sizeof(cx), "%.0f", crossed[d]);
 			else
 				snprintf(cx, sizeof(cx), r->x.reached ? "below first" : "not reached");
-			printf("%-8s %6lld %12s %12ld %8.1f %9.1f %10.1f\n", designs[d], (long long)r->run, cx, r->users,
-			       r->share[0], r->share[1], r->share[2]);
+			printf("%-8s %6lld %12s %12ld %8.1f %9.1f %10.1f %10.1f %10.1f\n", designs[d], (long long)r->run, cx,
+			       r->users, r->share[0], r->share[1], r->share[2], r->share[3], r->share[4]);
 		}
+		printf("sys%%/1s, iowait%%/1s: the median second of that point, as vmstat 1 would show it\n");
 		printf("2010: 2.6.33 crossed near 9,700 users, the anon_vma_chain near 29,700\n");
 		if (nd > 1 && !strcmp(designs[0], "legacy") && !strcmp(designs[1], "avc") && crossed[0] > 0 && crossed[1] > 0)
 			printf("ratio legacy/avc %.2f (2010: 0.33)\n", crossed[0] / crossed[1]);

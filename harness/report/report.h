@@ -30,8 +30,11 @@ int report_crossover_panel(struct db *db, const int64_t runs[2], const char *lab
 			   const char *dir, char *path, size_t plen);
 /* ./run.sh paper's figure (plots/paper.gp): n designs' jobs/min per user,
  * each crossover (users; 0: none) marked beside 2010's 9.7k and 29.7k,
- * and their system and iowait time; DIR/paper.{png,svg}. */
-int report_paper(struct db *db, const int64_t *runs, const char *const *labels, const double *crossed, int n,
+ * their system and iowait time, and the measured point nearest each
+ * crossing (`nearest` users of `workloads`; 0: none) over its own time,
+ * from its timeline attribute; DIR/paper.{png,svg}. */
+int report_paper(struct db *db, const int64_t *runs, const char *const *labels, const double *crossed,
+		 const char *const *workloads, const long *nearest, int n,
 		 const char *title, const char *dir, char *path, size_t plen);
 int report_runs(struct db *db, const int64_t *runs, const char *const *labels, int n, const char *metric,
 		const char *title, const char *dir, const char *prefix, char *path, size_t plen);

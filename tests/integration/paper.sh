@@ -39,4 +39,10 @@ l=$(j '$.legacy.crossover_users') a=$(j '$.avc.crossover_users')
 	fail "no bisected point"
 f=$(grep -o "figure: .*" "$tmp/e" | cut -d' ' -f2)
 [[ -s $f ]] || fail "no figure: $(cat "$tmp/e")"
+# the third panel: each design's point nearest its crossing over its time,
+# from the simulator's timeline; and that point's median second
+tl=${f%/*}/paper-timeline.tsv
+[[ $(grep -c '^# users' "$tl") == 3 && $(grep -v '^#' "$tl" | grep -vc -e NaN -e '^$') -ge 6 ]] ||
+	fail "the timelines of the points nearest the crossings: $(head -c 600 "$tl")"
+[[ -n $(j '$.legacy.sys_pct_1s_median') && -n $(j '$.avc.iowait_pct_1s_median') ]] || fail "no median second: $(cat "$tmp/j")"
 exit 0

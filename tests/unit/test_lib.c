@@ -3,6 +3,7 @@
 #include "escape.h"
 #include "util.h"
 #include "stats.h"
+#include "timeline_attr.h"
 #include "tap.h"
 
 #include <math.h>
@@ -137,8 +138,30 @@ static void test_escape(void)
 	free(h);
 }
 
+/* the simulator's timeline, read back from a database: what it writes
+ * parses; anything else is refused with the window it fails at */
+static void test_timeline_attr(void)
+{
+	struct timeline_attr t;
+	char err[200] = "";
+	CHECK(timeline_attr_parse("1.840 100/0 97/0.5 0/99", &t, err, sizeof(err)) == 0 && t.n == 3 &&
+		      near(t.step_s, 1.84, 1e-12) && t.sys_pct[1] == 97 && t.iowait_pct[1] == 0.5 && t.iowait_pct[2] == 99,
+	      "timeline: three windows (%s)", err);
+	CHECK(timeline_attr_parse("2", &t, err, sizeof(err)) == 0 && t.n == 0, "timeline: a step and no window");
+	const char *bad[] = { "", " 1 1/1", "0 1/1", "-1 1/1", "nan 1/1", "1  1/1", "1 1/1 ", "1 101/0", "1 1/-0",
+			      "1 1/1/1", "1 1", "1 /1", "1 1/", "1 inf/0", "1 1/1x", "1x 1/1", "1 +1/1", "1 0x10/1" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(timeline_attr_parse(bad[i], &t, err, sizeof(err)) < 0, "timeline: '%s' refused: %s", bad[i], err);
+	char many[1200] = "1";
+	for (int i = 0; i <= TIMELINE_ATTR_MAX; i++)
+		strcat(many, " 1/1");
+	CHECK(timeline_attr_parse(many, &t, err, sizeof(err)) < 0 && strstr(err, "more than"),
+	      "timeline: %d windows refused: %s", TIMELINE_ATTR_MAX + 1, err);
+}
+
 int main(void)
 {
+	test_timeline_attr();
 	test_welch();
 	test_mann_whitney();
 	test_hl_bh();

@@ -18,6 +18,7 @@ static void point(struct db *db, int64_t run, int seq, const char *w, long users
 	struct sample_set ss = { 0 };
 	ss_add(&ss, "jobs_per_min", v, "jobs/min");
 	ss_unavailable(&ss, "rmap_walks", "no kprobes %d", seq);
+	ss_attr(&ss, "timeline", "%d 100/0", seq);
 	struct point_rec pr = { seq, w, users, 1, "", status, NULL, "t0", "t1" };
 	if (db_point_record(db, run, &pr, &ss, NULL, err, sizeof(err)))
 		fprintf(stderr, "# %s\n", err);
@@ -80,6 +81,14 @@ int main(void)
 	CHECK(n == 2 && v[0] == 100 && v[1] == 110, "values of done points only, in order (%d)", n);
 	CHECK(db_point_values(&db, r1, "aim7", 8, "jobs_per_min", v, 1) == 1, "at most cap values are stored");
 	CHECK(db_point_values(&db, r1, "aim7", 8, "no_such_metric", v, 8) == 0, "an unknown metric has no values");
+	char attr[8];
+	CHECK(db_point_attr(&db, r1, "aim7", 8, "timeline", attr, sizeof(attr)) == 1 && !strcmp(attr, "1 100/0"),
+	      "an attribute of the first done point (%s)", attr);
+	CHECK(db_point_attr(&db, r1, "aim7", 8, "timeline", attr, 4) == 1 && !strcmp(attr, "1 1"),
+	      "cut to the buffer (%s)", attr);
+	CHECK(db_point_attr(&db, r1, "aim7", 16, "timeline", attr, sizeof(attr)) == 0 &&
+		      db_point_attr(&db, r1, "aim7", 8, "kernel", attr, sizeof(attr)) == 0,
+	      "no such point, no such attribute: none");
 
 	int64_t both[2] = { r1, r2 };
 	int groups = 0;
