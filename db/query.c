@@ -382,19 +382,29 @@ int db_groups_each(struct db *db, const int64_t *runs, int nruns, int (*fn)(void
 	return finish(st, rc);
 }
 
+/* A query over the done points of one (workload, users) of a run, its
+ * parameters in that order and then a name (a metric's, an attribute's). */
+static int prep_points(struct db *db, const char *sql, int64_t run, const char *workload, long users, const char *name,
+		       sqlite3_stmt **st)
+{
+	if (prep(db, sql, st) < 0)
+		return -1;
+	sqlite3_bind_int64(*st, 1, run);
+	sqlite3_bind_text(*st, 2, workload, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(*st, 3, users);
+	sqlite3_bind_text(*st, 4, name, -1, SQLITE_STATIC);
+	return 0;
+}
+
 int db_point_values(struct db *db, int64_t run, const char *workload, long users, const char *metric, double *v,
 		    int cap)
 {
 	sqlite3_stmt *st;
-	if (prep(db,
-		 "SELECT r.value FROM results r JOIN points p ON p.id = r.point_id WHERE r.run_id = ? "
-		 "AND p.workload = ? AND p.users = ? AND r.metric = ? AND p.status = 'done' ORDER BY p.seq",
-		 &st) < 0)
+	if (prep_points(db,
+			"SELECT r.value FROM results r JOIN points p ON p.id = r.point_id WHERE r.run_id = ? "
+			"AND p.workload = ? AND p.users = ? AND r.metric = ? AND p.status = 'done' ORDER BY p.seq",
+			run, workload, users, metric, &st) < 0)
 		return -1;
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_text(st, 2, workload, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, users);
-	sqlite3_bind_text(st, 4, metric, -1, SQLITE_STATIC);
 	int n = 0, rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (n < cap)
@@ -408,15 +418,11 @@ int db_point_attr(struct db *db, int64_t run, const char *workload, long users, 
 		  size_t len)
 {
 	sqlite3_stmt *st;
-	if (prep(db,
-		 "SELECT a.value FROM point_attrs a JOIN points p ON p.id = a.point_id WHERE p.run_id = ? "
-		 "AND p.workload = ? AND p.users = ? AND a.key = ? AND p.status = 'done' ORDER BY p.seq LIMIT 1",
-		 &st) < 0)
+	if (prep_points(db,
+			"SELECT a.value FROM point_attrs a JOIN points p ON p.id = a.point_id WHERE p.run_id = ? "
+			"AND p.workload = ? AND p.users = ? AND a.key = ? AND p.status = 'done' ORDER BY p.seq LIMIT 1",
+			run, workload, users, key, &st) < 0)
 		return -1;
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_text(st, 2, workload, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, users);
-	sqlite3_bind_text(st, 4, key, -1, SQLITE_STATIC);
 	int found = 0, rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		const unsigned char *v = sqlite3_column_text(st, 0);
