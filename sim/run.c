@@ -96,22 +96,23 @@ static double median(double *v, int n)
 #define TIMELINE_WINDOWS 30
 static void report_timeline(const struct machine *m, double end_ns)
 {
-	int n = (int)ceil(end_ns / 1e9);
-	double *sys = malloc(sizeof(double) * (size_t)(n + TIMELINE_WINDOWS)), *iow = malloc(sizeof(double) * (size_t)(n + TIMELINE_WINDOWS));
-	double step;
-	if (!sys || !iow || n <= 0 || (n = tl_windows(&m->tl, m->mp.cpus, end_ns, n, &step, sys, iow)) <= 0) {
-		wl_unavailable("sys_pct_1s_median", "the point took no virtual time");
-		free(sys);
-		free(iow);
-		return;
+	int seconds = (int)ceil(end_ns / 1e9);
+	size_t cap = (size_t)(seconds > TIMELINE_WINDOWS ? seconds : TIMELINE_WINDOWS);
+	double *sys = malloc(cap * sizeof(double)), *iow = malloc(cap * sizeof(double)), step;
+	int n = sys && iow && seconds > 0 ? tl_windows(&m->tl, m->mp.cpus, end_ns, seconds, &step, sys, iow) : 0;
+	if (n <= 0) {
+		const char *why = sys && iow ? "the point took no virtual time" : "out of memory for its seconds";
+		wl_unavailable("sys_pct_1s_median", why);
+		wl_unavailable("iowait_pct_1s_median", why);
+	} else {
+		wl_metric("sys_pct_1s_median", median(sys, n), "%");
+		wl_metric("iowait_pct_1s_median", median(iow, n), "%");
+		n = tl_windows(&m->tl, m->mp.cpus, end_ns, TIMELINE_WINDOWS, &step, sys, iow);
+		printf("info timeline %.3f", step / 1e9);
+		for (int i = 0; i < n; i++)
+			printf(" %.0f/%.0f", sys[i], iow[i]);
+		printf("\n");
 	}
-	wl_metric("sys_pct_1s_median", median(sys, n), "%");
-	wl_metric("iowait_pct_1s_median", median(iow, n), "%");
-	n = tl_windows(&m->tl, m->mp.cpus, end_ns, TIMELINE_WINDOWS, &step, sys, iow);
-	printf("info timeline %.3f", step / 1e9);
-	for (int i = 0; i < n; i++)
-		printf(" %.0f/%.0f", sys[i], iow[i]);
-	printf("\n");
 	free(sys);
 	free(iow);
 }

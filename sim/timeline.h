@@ -1,9 +1,9 @@
 /* What the CPUs and the tasks did, in 10 ms bins of virtual time: CPU time
- * busy (and of it, in the kernel) and task time asleep on the device. iowait is idle time while tasks
- * wait on IO, bin by bin, as the kernel counts it: an idle CPU is in
- * iowait when a task that slept from it waits for IO. Spread over the
- * whole point instead, an IO-bound stretch after a CPU-bound one would
- * read as plain idle. */
+ * busy (and of it, in the kernel) and task time asleep on the device.
+ * iowait is idle time while tasks wait on IO, bin by bin, as the kernel
+ * counts it: an idle CPU is in iowait when a task that slept from it
+ * waits for IO. Spread over the whole point instead, an IO-bound stretch
+ * after a CPU-bound one would read as plain idle. */
 #ifndef RMAPBENCH_TIMELINE_H
 #define RMAPBENCH_TIMELINE_H
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # libFuzzer over every parser of outside bytes, briefly (make fuzz runs
 # them for longer): guest frames, the console, workload output, stress-ng's
-# YAML, configs, kernel recipes, cache metadata, the walk calibration and an engine point's timeline. A fixed seed and number
-# of runs per target, from the committed seeds; a crash or a sanitizer
-# report fails it.
+# YAML, configs, kernel recipes, cache metadata, the walk calibration and
+# an engine point's timeline. A fixed seed and number of runs per target,
+# from the committed seeds; a crash or a sanitizer report fails it.
 . "$(dirname "$0")/../lib.sh"
 for f in frame console output yaml config recipe walkcalib timeline; do
 	fz=$top/build/fuzz/${f}_fuzzer
