@@ -1,8 +1,8 @@
 /* reclaim: the aim7 load made to need reclaim. Each user COW-writes its
  * COW part (before its first job, or with cow_spread over its jobs) and
- * keeps it, and every job reads the whole shared
- * region (so its pages stay referenced and reclaim must walk their rmap to
- * learn so) and runs one aim7 task. The harness supplies the pressure: a
+ * keeps it, and every job reads the whole shared region (so its pages
+ * stay referenced and reclaim must walk their rmap to learn so) and runs
+ * one aim7 task. The harness supplies the pressure: a
  * memory cgroup limit below the working set, and swap only if asked for. */
 #include "workload.h"
 #include "mix.h"
