@@ -1,5 +1,7 @@
-/* The simulator's own arithmetic, apart from a point: the timeline's
- * iowait, bin by bin, and a walk's cost on the measured curve. */
+/* The simulator's own parts, apart from a point: the timeline's iowait,
+ * bin by bin, a walk's cost on the measured curve, and the coroutines the
+ * users run on. */
+#include "coro.h"
 #include "timeline.h"
 #include "walkcurve.h"
 #include "tap.h"
@@ -12,8 +14,51 @@ static int near(double a, double b)
 	return fabs(a - b) <= 1e-6 * fmax(1, fabs(b));
 }
 
+/* A user's body: its locals must survive every switch, as a workload's
+ * loop counters do. */
+struct body {
+	int id, steps, *log, *nlog;
+	long sum;
+};
+
+static void body(void *arg)
+{
+	struct body *b = arg;
+	volatile long local = 1000L * b->id; /* on this coroutine's own stack */
+	for (int i = 0; i < b->steps; i++) {
+		b->log[(*b->nlog)++] = b->id * 100 + i;
+		local += i;
+		coro_yield();
+	}
+	b->sum = local;
+}
+
+static void test_coro(void)
+{
+	enum { STACK = 64 * 1024 };
+	static char stacks[2][STACK] __attribute__((aligned(16)));
+	int log[16], nlog = 0;
+	struct body b[2] = { { 1, 3, log, &nlog, 0 }, { 2, 2, log, &nlog, 0 } };
+	struct coro *co[2] = { coro_create(body, &b[0], stacks[0], STACK), coro_create(body, &b[1], stacks[1], STACK) };
+	CHECK(co[0] && co[1], "two coroutines made");
+	int more[2] = { 1, 1 }, rounds = 0;
+	while ((more[0] || more[1]) && rounds++ < 10)
+		for (int i = 0; i < 2; i++)
+			if (more[i])
+				more[i] = coro_resume(co[i]);
+	const int want[] = { 100, 200, 101, 201, 102 };
+	CHECK(nlog == 5 && !memcmp(log, want, sizeof(want)), "they take turns, a step a resume (%d steps)", nlog);
+	CHECK(rounds == 4, "each ends at the resume after its last step (%d rounds)", rounds);
+	CHECK(b[0].sum == 1003 && b[1].sum == 2001, "locals survive the switches (%ld, %ld)", b[0].sum, b[1].sum);
+	CHECK(!coro_resume(co[0]), "an ended coroutine does not run again");
+	coro_free(co[0]);
+	coro_free(co[1]);
+}
+
 int main(void)
 {
+	test_coro();
+
 	/* two CPUs: both busy for the first second, then one task waits on the
 	 * disk for a second while both idle */
 	struct timeline tl = { 0 };
