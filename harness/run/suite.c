@@ -56,14 +56,19 @@ static void kernel_config_hash(const char *release, char *buf, size_t len)
 		snprintf(buf, len, "fnv1a64:%016llx", (unsigned long long)h);
 }
 
-static void summary_line(const struct point_spec *ps, const struct point_out *po, int index, int total)
+/* index counts the planned points, 1 to total; a bisection past them
+ * (index > total) is numbered among the refine_crossover of its workload */
+static void summary_line(const struct point_spec *ps, const struct point_out *po, int index, int total, int refine)
 {
 	const struct sample *jpm = ss_find(&po->ss, "jobs_per_min");
 	const struct sample *fps = ss_find(&po->ss, "forks_per_s");
 	const struct sample *sys = ss_find(&po->ss, "sys_pct");
 	const struct sample *lock = ss_find(&po->ss, "lock_contentions");
-	fprintf(stderr, "[%d/%d] %s users=%ld rep=%d: %s", index, total, ps->workload, ps->users, ps->repetition,
-		po->status);
+	if (index <= total)
+		fprintf(stderr, "[%d/%d]", index, total);
+	else
+		fprintf(stderr, "[refining %d/%d]", (index - total - 1) % refine + 1, refine);
+	fprintf(stderr, " %s users=%ld rep=%d: %s", ps->workload, ps->users, ps->repetition, po->status);
 	if (jpm && !jpm->unavailable)
 		fprintf(stderr, " jobs_per_min=%.0f", jpm->value);
 	if (fps && !fps->unavailable)
@@ -269,7 +274,7 @@ int run_suite(struct config *cfg, const char *db_path, struct suite_result *res)
 		else
 			point_run(&env, &ps, &po);
 		progress_done(&pg);
-		summary_line(&ps, &po, p + 1, total);
+		summary_line(&ps, &po, p + 1, total, cfg->refine_crossover);
 		const struct sample *jpu = ss_find(&po.ss, "jobs_per_min_per_user");
 		if (w < 8 && jpu && !jpu->unavailable && !strcmp(po.status, "done")) {
 			if (jpu->value <= CROSSOVER_LINE && (!crossed[w] || ps.users < crossed[w]))

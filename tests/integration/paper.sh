@@ -37,6 +37,10 @@ l=$(j '$.legacy.crossover_users') a=$(j '$.avc.crossover_users')
 [[ $(sql "$db" "select max(users) from points where run_id = 1") -lt 320 ]] || fail "legacy's sweep did not stop after crossing"
 [[ $(sql "$db" "select count(*) from points where run_id = 1 and users not in (10, 20, 40, 80, 120, 160, 240, 320)") -ge 1 ]] ||
 	fail "no bisected point"
+# the summary lines count the planned points, and the bisections apart
+grep -q '^\[refining 1/2\] reclaim users=' "$tmp/e" || fail "no bisection's summary line: $(grep '^\[' "$tmp/e" | head -20)"
+! grep -E '^\[([0-9]+)/([0-9]+)\]' "$tmp/e" | awk -F'[][/]' '$2 > $3 { bad = 1 } END { exit !bad }' ||
+	fail "a summary line past its total: $(grep '^\[' "$tmp/e")"
 f=$(grep -o "figure: .*" "$tmp/e" | cut -d' ' -f2)
 [[ -s $f ]] || fail "no figure: $(cat "$tmp/e")"
 # the third panel: each design's point nearest its crossing over its time,
