@@ -24,6 +24,7 @@ static const struct figure {
 	{ "jobs_per_min_per_user", "AIM7 crossover: jobs per minute per user against users" },
 	{ "sys_pct", "system time against users" },
 	{ "lock_contentions", "lock contentions against users" },
+	{ "lockstat_anon_vma_contentions", "anon_vma lock contentions against users" },
 	{ "rmap_vmas_per_walk", "VMAs visited per rmap walk against users" },
 };
 

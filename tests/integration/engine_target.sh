@@ -17,6 +17,14 @@ done
 [[ $(sql "$db" "select count(*) from runs where status = 'done' and target = 'engine'") == 2 ]] || fail "two done engine runs"
 [[ $(sql "$db" "select variant from runs order by id limit 1") == legacy ]] || fail "the run's variant is the design"
 ls "$db"-run-1/report.html >/dev/null || fail "no report for the engine run"
+# the anon_vma lock's contentions have their figure; every kernel lock's
+# (the host's tracepoints) are unavailable on the engine, with the reason
+[[ -s "$db"-run-1/lockstat_anon_vma_contentions.png ]] && grep -q 'lockstat_anon_vma_contentions.svg' "$db"-run-1/report.html ||
+	fail "no anon_vma lock figure in the engine run's report"
+[[ $(sql "$db" "select min(value) > 0 from results r join points p on p.id = r.point_id where p.run_id = 1 and p.users = 32 and r.metric = 'lockstat_anon_vma_contentions'") == 1 ]] ||
+	fail "legacy at 32 users: no anon_vma lock contention recorded"
+sql "$db" "select reason from unavailable where run_id = 1 and metric = 'lock_contentions'" | grep -q "anon_vma lock alone" ||
+	fail "lock_contentions not said unavailable on the engine"
 per_walk() { sql "$db" "select round(avg(value), 1) from results r join points p on p.id = r.point_id where p.run_id = $1 and p.users = 32 and r.metric = 'rmap_vmas_per_walk'"; }
 l=$(per_walk 1) m=$(per_walk 2)
 [[ -n $l && -n $m ]] || fail "rmap_vmas_per_walk not recorded ($l, $m)"

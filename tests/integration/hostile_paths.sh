@@ -4,7 +4,7 @@
 # like a gnuplot pipe, and workload names from a hostile database all give
 # every figure, and run nothing.
 . "$(dirname "$0")/../lib.sh"
-figs=(jobs_per_min jobs_per_min_per_user sys_pct lock_contentions rmap_vmas_per_walk)
+figs=(jobs_per_min jobs_per_min_per_user sys_pct lock_contentions lockstat_anon_vma_contentions rmap_vmas_per_walk)
 check_figures() { # DIR
 	for f in "${figs[@]}"; do
 		[[ -s $1/$f.png && -s $1/$f.svg ]] || fail "figure $f missing in $1: $(ls "$1")"
