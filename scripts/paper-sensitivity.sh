@@ -30,7 +30,9 @@ for k in sim_cpus sim_ram_mib sim_swap_mbps sim_swap_latency_ms sim_cache_mbps s
 	[[ $k == sim_walk_scale ]] && v=1 # the measured walk costs, halved and doubled
 	[[ -n $v ]] || continue
 	for f in 0.5 2; do
-		n=$(awk -v v="$v" -v f="$f" 'BEGIN { x = v * f; if (x == int(x)) printf "%d", x; else printf "%g", x }')
+		# counts stay whole (97 jobs halved is 49)
+		n=$(awk -v v="$v" -v f="$f" -v whole="$([[ $k == jobs_per_user || $k == sim_cpus ]] && echo 1)" \
+			'BEGIN { x = v * f; if (whole) x = int(x + 0.5); if (x == int(x)) printf "%d", x; else printf "%g", x }')
 		[[ $k == sim_swappiness && $n -gt 100 ]] && n=100 # its range ends there
 		row "$k $v -> $n" --set "$k=$n"
 	done
