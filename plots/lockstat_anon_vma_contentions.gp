@@ -1,7 +1,7 @@
 # lockstat_anon_vma_contentions against users: the anon_vma lock alone, as
 # /proc/lock_stat counts it in a guest built with CONFIG_LOCK_STAT, or as
-# the engine's virtual time does (a CPU that found it held). Host runs
-# have no lock_stat: their panel says why.
+# the engine's virtual time does (a CPU that found it held). A kernel
+# without lock_stat (this host's) leaves the panel saying why.
 load plotdir."/common.gp"
 set ylabel "anon_vma lock contentions (lock_stat)" noenhanced
 set yrange [0:*]

@@ -1,4 +1,5 @@
-/* Coroutines on ucontext: a user's body runs on a stack of its own and
+/* Coroutines (ucontext to enter, _setjmp/_longjmp to switch, no system
+ * call a switch): a user's body runs on a stack of its own and
  * gives the simulator back control after each operation, so that the
  * workload's loop stays the one the native runtime runs. */
 #ifndef RMAPBENCH_CORO_H
