@@ -54,6 +54,10 @@ int walk_calib_ensure(const char *db_path, struct walk_calib *c, char *path, siz
 
 /* From the points: the curve above. */
 void walk_calib_make_curve(struct walk_calib *c);
+/* 0 when the engine can charge walks by c: a positive slope the file's
+ * loader takes and a curve with a cost above nothing; else -1 and why
+ * (rounds the machine's noise outweighed). calibrate-walk keeps no other. */
+int walk_calib_check(const struct walk_calib *c, char *why, size_t len);
 /* The widest (max - min) / median among one N's rounds, and its N. */
 double walk_calib_spread(const struct walk_calib *c, long *at);
 /* The curve as sim_walk_curve's text (N:NS,...); -1 when it does not fit. */

@@ -54,6 +54,24 @@ static int parse_curve(const char *text, const char *origin, int lineno, struct 
 	return 0;
 }
 
+static bool vma_ns_possible(double ns)
+{
+	return ns > 0 && ns <= 1e6;
+}
+
+int walk_calib_check(const struct walk_calib *c, char *why, size_t len)
+{
+	if (!vma_ns_possible(c->vma_ns)) {
+		snprintf(why, len, "the fitted cost of a VMA, %g ns, is not a cost a walk could have", c->vma_ns);
+		return -1;
+	}
+	for (int i = 0; i < c->ncurve; i++)
+		if (c->curve[i].ns_per_page > 0)
+			return 0;
+	snprintf(why, len, "no walk on the curve cost more than the page-out alone");
+	return -1;
+}
+
 static int parse_fit(const char *buf, const char *origin, int lineno, struct walk_calib *c, char *err, size_t errlen)
 {
 	char rel[256];
@@ -63,7 +81,7 @@ static int parse_fit(const char *buf, const char *origin, int lineno, struct wal
 		snprintf(err, errlen, "%s:%d: expected 'vma_ns fixed_ns r2 points release'", origin, lineno);
 		return -1;
 	}
-	if (c->vma_ns <= 0 || c->vma_ns > 1e6) {
+	if (!vma_ns_possible(c->vma_ns)) {
 		snprintf(err, errlen, "%s:%d: vma_ns %g is not a cost a walk could have", origin, lineno, c->vma_ns);
 		return -1;
 	}

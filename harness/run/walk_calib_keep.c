@@ -49,6 +49,13 @@ int walk_calib_keep(const char *db_path, const struct walk_calib_plan *plan, str
 	for (int i = 0; i < c->ncurve; i++)
 		fprintf(out, " %ld: %.0f ns (%.0f a VMA)%s", c->curve[i].n, c->curve[i].ns_per_page,
 			c->curve[i].ns_per_page / (double)c->curve[i].n, i + 1 < c->ncurve ? "," : "\n");
+	if (walk_calib_check(c, err, sizeof(err)) < 0) { /* kept, the engine could not load or use it */
+		rb_error("calibrate-walk: %s: the rounds were the machine's noise, not the walks' cost (N %ld: %.0f ns a "
+			 "page); nothing is kept: measure again on a quiet machine, with larger families or more "
+			 "--repetitions",
+			 err, c->npts ? c->pts[0].n : 0L, c->npts ? c->pts[0].ns_per_page : 0.0);
+		return -1;
+	}
 	/* The line's r2 says little now that the cost per VMA grows with N;
 	 * rounds of one N that disagree say the machine was not quiet. */
 	long at;

@@ -90,6 +90,18 @@ int main(void)
 		CHECK(m.ncurve == 3 && walk_calib_curve_text(&m, text, sizeof(text)) == 0 &&
 			      !strcmp(text, "100:100,200:100,300:380"),
 		      "curve from medians less N=0's, kept from falling: %s", m.ncurve ? text : "none");
+		/* what calibrate-walk will not keep: rounds the noise outweighed */
+		m.vma_ns = 2.5;
+		CHECK(walk_calib_check(&m, e, sizeof(e)) == 0, "a rising calibration is kept (%s)", e);
+		m.vma_ns = -385;
+		CHECK(walk_calib_check(&m, e, sizeof(e)) < 0 && strstr(e, "-385"), "a falling slope is not: %s", e);
+		struct walk_calib z = { .npts = 3, .vma_ns = 1 };
+		const double slow0[] = { 69165, 34104, 27165 }; /* one slow round with no process: this machine's */
+		for (int i = 0; i < 3; i++)
+			z.pts[i] = (struct walk_point){ i * 40L, slow0[i] };
+		walk_calib_make_curve(&z);
+		CHECK(walk_calib_check(&z, e, sizeof(e)) < 0 && strstr(e, "no walk on the curve"),
+		      "a curve of nothing is not: %s", e);
 	}
 	expect_error("sim_cpus = 0\n", "x.conf:1: sim_cpus: 0 is outside [1, 4096]", "a machine key is checked");
 	expect_error("sim_cpus = 2.5\n", "sim_cpus: '2.5' is not an integer", "sim_cpus is whole");
