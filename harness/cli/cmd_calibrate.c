@@ -19,14 +19,14 @@ static int usage(const char *msg)
 	      "  pages out P pages, each mapped by the last of N+1 processes whose VMAs its anon_vma holds,\n"
 	      "  and keeps ns per page against N (each N's median round): the walk's cost by its length,\n"
 	      "  which the engine target charges. Needs root (a swap file).\n"
-	      "  defaults: --families 0,2000,4000,8000,12000,16000 --pages 256 --repetitions 3\n",
+	      "  defaults: --families 0,2000,4000,8000,12000,16000 --pages 64 --repetitions 3\n",
 	      stderr);
 	return 2;
 }
 
 int cmd_calibrate_walk(int argc, char **argv, const char *db_path)
 {
-	unsigned long fam[8], pages = 256, reps = 3;
+	unsigned long fam[8], pages = 64, reps = 3;
 	int nfam = 0;
 	bool help = false;
 	const struct flag flags[] = {

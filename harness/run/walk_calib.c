@@ -5,9 +5,15 @@
  * whose interval tree holds every process's VMA. MADV_PAGEOUT of it runs
  * try_to_unmap, whose walk visits the VMAs in the tree's order (the order
  * of the forks) until it finds the mapping: in the last process forked.
- * The others dropped their ptes with MADV_DONTNEED but kept their VMAs, so
- * each visit is a page table walk that finds nothing, which is what a
- * 2.6.33 walk of a COWed page did for every other process of the family.
+ * Each of the others maps another page at that address, as every other
+ * process of an AIM7 family did (its own COW copy, or the driver's page
+ * not yet written): so each visit is a page table walk down to a present
+ * pte of another pfn, which 2.6.33's page_check_address took the pte lock
+ * to compare. The others drop the family's page with MADV_DONTNEED and
+ * read-fault the zero page in its place: a present pte without a page of
+ * memory each. Dropping alone is not it: since 6.14 (CONFIG_PT_RECLAIM)
+ * MADV_DONTNEED frees the emptied pte table, and the walk stops at the
+ * pmd, short of any 2.6.33 visit.
  * Time per page against N, the other processes, is a line whose slope is
  * one VMA's cost. A page-out writes to swap, so a swap file is made for the
  * measurement and removed after it.
@@ -53,8 +59,9 @@ static void die_with_parent(pid_t parent)
 		_exit(99);
 }
 
-/* Pages of [p, p + len) whose pte is a swap entry (pagemap bit 62). */
-static long swapped_pages(const char *p, size_t len)
+/* Pages of [p, p + len) whose pagemap entry has the bit: 62 a swap entry,
+ * 63 present. */
+static long pagemap_count(const char *p, size_t len, int bit)
 {
 	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -66,23 +73,32 @@ static long swapped_pages(const char *p, size_t len)
 			n = -1;
 			break;
 		}
-		n += (e >> 62) & 1;
+		n += (e >> bit) & 1;
 	}
 	close(fd);
 	return n;
+}
+
+int walk_calib_map_other_page(char *r, size_t len)
+{
+	madvise(r, len, MADV_DONTNEED);
+	if (madvise(r, len, MADV_POPULATE_READ)) /* before 5.14: a fault a page */
+		for (size_t off = 0; off < len; off += PAGE)
+			(void)*(volatile char *)(r + off);
+	return pagemap_count(r, len, 63) == (long)(len / PAGE) ? 0 : -1;
 }
 
 struct round_result {
 	double seconds;
 	long swapped;
 	int err;
+	int pte_missing; /* a process of the family kept no pte: not a 2.6.33 walk */
 };
 
 static void sleeper(char *r, size_t len, int ready, pid_t leader)
 {
 	die_with_parent(leader);
-	madvise(r, len, MADV_DONTNEED);
-	char x = 1;
+	char x = walk_calib_map_other_page(r, len) == 0;
 	if (write(ready, &x, 1) != 1)
 		_exit(1);
 	for (;;)
@@ -98,7 +114,7 @@ static void measurer(char *r, size_t len, int go, int out, pid_t leader)
 		double t0 = mono();
 		rr.err = madvise(r, len, MADV_PAGEOUT) ? errno : 0;
 		rr.seconds = mono() - t0;
-		rr.swapped = swapped_pages(r, len);
+		rr.swapped = pagemap_count(r, len, 62);
 	} else {
 		rr.err = EPIPE;
 	}
@@ -113,7 +129,7 @@ static void leader(long n, long pages, int out, pid_t harness)
 	pid_t self = getpid();
 	size_t len = (size_t)pages * PAGE;
 	struct round_result rr = { 0 };
-	int ready[2], go[2], res[2];
+	int ready[2], go[2], res[2], missing = 0;
 	char *r = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (r == MAP_FAILED || pipe(ready) < 0 || pipe(go) < 0 || pipe(res) < 0) {
 		rr.err = errno;
@@ -137,6 +153,8 @@ static void leader(long n, long pages, int out, pid_t harness)
 			rr.err = EPIPE;
 			goto out;
 		}
+		if (!x)
+			missing = 1;
 	}
 	pid_t m = fork(); /* last: its VMA is the tree's last */
 	if (m < 0) {
@@ -145,10 +163,12 @@ static void leader(long n, long pages, int out, pid_t harness)
 	}
 	if (m == 0)
 		measurer(r, len, go[0], res[1], self);
-	madvise(r, len, MADV_DONTNEED); /* the page is the measurer's alone now */
+	if (walk_calib_map_other_page(r, len)) /* the page is the measurer's alone now */
+		missing = 1;
 	if (write(go[1], "g", 1) != 1 || read(res[0], &rr, sizeof(rr)) != sizeof(rr))
 		rr.err = rr.err ? rr.err : EPIPE;
 out:
+	rr.pte_missing = missing;
 	if (write(out, &rr, sizeof(rr)) != sizeof(rr))
 		_exit(1);
 	_exit(0); /* the children die with us (PDEATHSIG) */
@@ -215,6 +235,14 @@ int walk_calibrate(const char *dir, const struct walk_calib_plan *plan, struct w
 				rc = -1;
 				break;
 			}
+			if (rr.pte_missing) {
+				snprintf(err, errlen,
+					 "with %ld processes, one kept no pte after a read fault (does this kernel "
+					 "forbid the zero page?): its walk would stop short of 2.6.33's",
+					 n);
+				rc = -1;
+				break;
+			}
 			if (rr.swapped < plan->pages / 2) { /* a few may be under writeback still */
 				snprintf(err, errlen,
 					 "MADV_PAGEOUT swapped %ld of %ld pages with %ld processes: the walk was not "
@@ -241,6 +269,7 @@ int walk_calibrate(const char *dir, const struct walk_calib_plan *plan, struct w
 		w[i] = 1.0 / (y[i] * y[i]); /* relative errors: N spans orders of magnitude */
 	}
 	stats_wlinear(x, y, w, out->npts, &out->vma_ns, &out->fixed_ns, &out->r2);
+	out->others_mapped = true;
 	walk_calib_make_curve(out);
 	return 0;
 }

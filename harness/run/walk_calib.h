@@ -4,6 +4,7 @@
 #ifndef RMAPBENCH_WALK_CALIB_H
 #define RMAPBENCH_WALK_CALIB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define WALK_CALIB_MAX_POINTS 64
@@ -34,13 +35,18 @@ struct walk_calib {
 	 * engine charges a walk of N VMAs this (sim_walk_curve). */
 	struct walk_point curve[WALK_CALIB_MAX_POINTS];
 	int ncurve;
+	/* the others mapped another page (walk_calib_map_other_page); a file
+	 * without the line was measured with their ptes dropped, which since
+	 * 6.14 frees their pte tables: walks shorter than 2.6.33's */
+	bool others_mapped;
 };
 
 #include <stdio.h>
 
 /* 0 to 16,000 processes (past a few thousand the page tables leave the
- * cache and a VMA costs more; the 2010 walks were of about 10,000), 256
- * pages, 3 repetitions. */
+ * cache and a VMA costs more; the 2010 walks were of about 10,000), 64
+ * pages, 3 repetitions: a round's time is its forks' (16,000 take 30 s
+ * here), not its 64 walks'. */
 void walk_calib_default_plan(struct walk_calib_plan *plan);
 /* Measures (needs root: a swap file); dir holds the swap file meanwhile. */
 int walk_calibrate(const char *dir, const struct walk_calib_plan *plan, struct walk_calib *out, char *err,
@@ -51,6 +57,13 @@ int walk_calibrate(const char *dir, const struct walk_calib_plan *plan, struct w
 int walk_calib_keep(const char *db_path, const struct walk_calib_plan *plan, struct walk_calib *c, FILE *out);
 /* The kept calibration, measured first when there is none. */
 int walk_calib_ensure(const char *db_path, struct walk_calib *c, char *path, size_t plen);
+
+/* What each process of the family but the last does to [r, r + len): the
+ * family's pages dropped, the zero page read in their place, so that a
+ * walk visiting it reaches a present pte of another pfn, as 2.6.33's did
+ * in every other process of an AIM7 family. 0, or -1 when a pte is left
+ * empty (a kernel that forbids the zero page). */
+int walk_calib_map_other_page(char *r, size_t len);
 
 /* From the points: the curve above. */
 void walk_calib_make_curve(struct walk_calib *c);

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define OTHERS_MAPPED "zero-page"
+
 int walk_calib_save(const char *path, const struct walk_calib *c, const char *revision, char *err, size_t errlen)
 {
 	FILE *f = rb_create_stream(path);
@@ -31,6 +33,9 @@ int walk_calib_save(const char *path, const struct walk_calib *c, const char *re
 	char curve[WALK_CURVE_TEXT_MAX + 1];
 	if (walk_calib_curve_text(c, curve, sizeof(curve)) == 0)
 		fprintf(f, "# a walk's cost against its VMAs, ns per page (sim_walk_curve)\ncurve\t%s\n", curve);
+	if (c->others_mapped)
+		fprintf(f, "# the other processes each map the zero page where the walked page is\nothers\t%s\n",
+			OTHERS_MAPPED);
 	if (fclose(f) != 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
@@ -112,6 +117,16 @@ int walk_calib_parse(const char *text, const char *origin, struct walk_calib *c,
 			}
 			memcpy(buf, line, len);
 			buf[len] = 0;
+			if (!strncmp(buf, "others\t", 7)) {
+				if (strcmp(buf + 7, OTHERS_MAPPED) || c->others_mapped) {
+					snprintf(err, errlen, "%s:%d: expected one 'others\t%s'", origin, lineno,
+						 OTHERS_MAPPED);
+					return -1;
+				}
+				c->others_mapped = true;
+				line = eol ? eol + 1 : NULL;
+				continue;
+			}
 			bool is_curve = !strncmp(buf, "curve\t", 6);
 			if (is_curve ? c->ncurve > 0 : fit) {
 				snprintf(err, errlen, "%s:%d: a second %s line", origin, lineno,

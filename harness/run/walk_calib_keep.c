@@ -17,7 +17,7 @@ void walk_calib_default_plan(struct walk_calib_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 	for (size_t i = 0; i < ARRAY_SIZE(families); i++)
 		plan->families[plan->n_families++] = families[i];
-	plan->pages = 256;
+	plan->pages = 64;
 	plan->repetitions = 3;
 	plan->swap_mib = 64;
 	plan->timeout_s = 120;
@@ -101,9 +101,12 @@ int walk_calib_ensure(const char *db_path, struct walk_calib *c, char *path, siz
 	if (results_path(db_path, WALK_CALIB_FILE, path, plen) < 0)
 		return -1;
 	if (walk_calib_load(path, c, err, sizeof(err)) == 0) {
-		if (c->ncurve)
+		if (c->ncurve && c->others_mapped)
 			return 0;
-		snprintf(err, sizeof(err), "%s has no curve: it predates walks charged by their length", path);
+		snprintf(err, sizeof(err), "%s %s", path,
+			 !c->ncurve ? "has no curve: it predates walks charged by their length"
+				    : "was measured with the other processes' ptes dropped, whose pte tables "
+				      "a kernel since 6.14 frees: walks cheaper than 2.6.33's");
 	}
 	fprintf(stderr, "no walk calibration yet (%s): measuring the walk's cost on this kernel first\n", err);
 	struct walk_calib_plan plan;

@@ -76,6 +76,7 @@ if [[ $(id -u) == 0 ]]; then
 	grep -q "one VMA visited: .* ns" "$tmp/c" || fail "calibrate-walk said: $(cat "$tmp/c")"
 	grep -q "^curve	400:[0-9]*,800:[0-9]*$" "$db-walk-calibration.tsv" || fail "no curve kept: $(cat "$db-walk-calibration.tsv")"
 	[[ -f "$db-walk-calibration.tsv" ]] || fail "no calibration file"
+	grep -q "^others	zero-page$" "$db-walk-calibration.tsv" || fail "the file does not say the others kept a pte"
 	swapon --show | grep -q rmapbench && fail "the calibration's swap file is still on"
 	"$BIN" --db "$db" run "$top/configs/quick.conf" --set target=engine --set users=4 --set repetitions=1 \
 		>"$tmp/o" 2>&1 || fail "an engine run on the calibration exited $?: $(tail -3 "$tmp/o")"

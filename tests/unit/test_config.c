@@ -3,9 +3,12 @@
 #include "tap.h"
 #include "walk_calib.h"
 
+#include <fcntl.h>
 #include <glob.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static int parse(const char *text, char *err, size_t len)
@@ -71,6 +74,15 @@ int main(void)
 				       sizeof(e)) == 0 && wc.ncurve == 2 && wc.curve[1].n == 16000 &&
 			      wc.curve[1].ns_per_page == 21500000,
 		      "the curve line parses (%s)", e);
+		CHECK(walk_calib_parse("348.1\t5779\t0.946\t12\tr\nothers\tzero-page\n", "w.tsv", &wc, e, sizeof(e)) ==
+				  0 &&
+			      wc.others_mapped,
+		      "the others' mapping is read (%s)", e);
+		CHECK(walk_calib_parse("348.1\t5779\t0.946\t12\tr\nothers\tnone\n", "w.tsv", &wc, e, sizeof(e)) < 0 &&
+			      strstr(e, "w.tsv:2: expected one 'others"),
+		      "an unknown mapping is named: %s", e);
+		CHECK(walk_calib_parse("348.1\t5779\t0.946\t12\tr\n", "w.tsv", &wc, e, sizeof(e)) == 0 && !wc.others_mapped,
+		      "a file without it was measured with the ptes dropped");
 		CHECK(walk_calib_parse("348.1\t5779\t0.946\t12\tr\n", "w.tsv", &wc, e, sizeof(e)) == 0 && wc.ncurve == 0,
 		      "a file from before the curve loads without one");
 		CHECK(walk_calib_parse("348.1\t5779\t0.946\t12\tr\ncurve\t4000:9,2000:10\n", "w.tsv", &wc, e, sizeof(e)) <
@@ -102,6 +114,32 @@ int main(void)
 		walk_calib_make_curve(&z);
 		CHECK(walk_calib_check(&z, e, sizeof(e)) < 0 && strstr(e, "no walk on the curve"),
 		      "a curve of nothing is not: %s", e);
+	}
+	{
+		/* a calibration family's other processes keep a present pte of
+		 * another page (not the emptied, freed pte table MADV_DONTNEED
+		 * leaves since 6.14), and not the family's data */
+		const size_t pages = 16, len = pages * 4096;
+		char *r = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		CHECK(r != MAP_FAILED, "a region to map");
+		if (r != MAP_FAILED) {
+			memset(r, 7, len);
+			CHECK(walk_calib_map_other_page(r, len) == 0, "every pte present again");
+			size_t present = 0, zero = 0;
+			int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+			for (size_t i = 0; i < pages && fd >= 0; i++) {
+				uint64_t ent = 0;
+				if (pread(fd, &ent, sizeof(ent), (off_t)(((uintptr_t)r / 4096 + i) * sizeof(ent))) ==
+				    (ssize_t)sizeof(ent))
+					present += (ent >> 63) & 1;
+				zero += r[i * 4096] == 0;
+			}
+			if (fd >= 0)
+				close(fd);
+			CHECK(present == pages && zero == pages, "%zu of %zu present, %zu the zero page", present,
+			      pages, zero);
+			munmap(r, len);
+		}
 	}
 	expect_error("sim_cpus = 0\n", "x.conf:1: sim_cpus: 0 is outside [1, 4096]", "a machine key is checked");
 	expect_error("sim_cpus = 2.5\n", "sim_cpus: '2.5' is not an integer", "sim_cpus is whole");
