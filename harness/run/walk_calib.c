@@ -326,6 +326,8 @@ double walk_calib_spread(const struct walk_calib *c, long *at)
 	*at = -1;
 	for (int i = 0; i < c->npts; i++) {
 		long n = c->pts[i].n;
+		if (!n)
+			continue;
 		double lo = HUGE_VAL, hi = 0, med = median_at(c, n);
 		for (int j = 0; j < c->npts; j++)
 			if (c->pts[j].n == n) {

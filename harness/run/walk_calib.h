@@ -71,7 +71,9 @@ void walk_calib_make_curve(struct walk_calib *c);
  * loader takes and a curve with a cost above nothing; else -1 and why
  * (rounds the machine's noise outweighed). calibrate-walk keeps no other. */
 int walk_calib_check(const struct walk_calib *c, char *why, size_t len);
-/* The widest (max - min) / median among one N's rounds, and its N. */
+/* The widest (max - min) / median among one N's rounds, and its N; N = 0
+ * left out (its rounds are the page-out's microseconds, which the curve
+ * takes off every walk: their spread is not the walks'). */
 double walk_calib_spread(const struct walk_calib *c, long *at);
 /* The curve as sim_walk_curve's text (N:NS,...); -1 when it does not fit. */
 int walk_calib_curve_text(const struct walk_calib *c, char *buf, size_t len);

@@ -102,6 +102,17 @@ int main(void)
 		CHECK(m.ncurve == 3 && walk_calib_curve_text(&m, text, sizeof(text)) == 0 &&
 			      !strcmp(text, "100:100,200:100,300:380"),
 		      "curve from medians less N=0's, kept from falling: %s", m.ncurve ? text : "none");
+		{
+			/* a busy machine is judged by the walks' rounds, not the
+			 * page-out's microseconds (this machine's: 7 to 16 us) */
+			struct walk_calib b = { .npts = 6 };
+			const double r[] = { 7012, 817381, 6986, 2141804, 15745, 1083615 };
+			for (int i = 0; i < 6; i++)
+				b.pts[i] = (struct walk_point){ i % 2 ? 2000 : 0, r[i] };
+			long at = 0;
+			double sp = walk_calib_spread(&b, &at);
+			CHECK(at == 2000 && sp > 1.2 && sp < 1.3, "the spread is the walks': %.2f at %ld", sp, at);
+		}
 		/* what calibrate-walk will not keep: rounds the noise outweighed */
 		m.vma_ns = 2.5;
 		CHECK(walk_calib_check(&m, e, sizeof(e)) == 0, "a rising calibration is kept (%s)", e);
