@@ -15,18 +15,25 @@ static int usage(const char *msg)
 {
 	if (msg)
 		rb_error("%s", msg);
+	struct walk_calib_plan d;
+	walk_calib_default_plan(&d);
 	fputs("usage: rmapbench calibrate-walk [--families N,N,...] [--pages P] [--repetitions R]\n"
 	      "  pages out P pages, each mapped by the last of N+1 processes whose VMAs its anon_vma holds,\n"
 	      "  and keeps ns per page against N (each N's median round): the walk's cost by its length,\n"
 	      "  which the engine target charges. Needs root (a swap file).\n"
-	      "  defaults: --families 0,2000,4000,8000,12000,16000 --pages 64 --repetitions 3\n",
+	      "  defaults: --families ",
 	      stderr);
+	for (int i = 0; i < d.n_families; i++)
+		fprintf(stderr, "%s%ld", i ? "," : "", d.families[i]);
+	fprintf(stderr, " --pages %ld --repetitions %d\n", d.pages, d.repetitions);
 	return 2;
 }
 
 int cmd_calibrate_walk(int argc, char **argv, const char *db_path)
 {
-	unsigned long fam[8], pages = 64, reps = 3;
+	struct walk_calib_plan plan;
+	walk_calib_default_plan(&plan);
+	unsigned long fam[8], pages = (unsigned long)plan.pages, reps = (unsigned long)plan.repetitions;
 	int nfam = 0;
 	bool help = false;
 	const struct flag flags[] = {
@@ -44,8 +51,6 @@ int cmd_calibrate_walk(int argc, char **argv, const char *db_path)
 		usage(NULL);
 		return 0;
 	}
-	struct walk_calib_plan plan;
-	walk_calib_default_plan(&plan);
 	plan.pages = (long)(pages ? pages : 1);
 	plan.repetitions = (int)(reps ? reps : 1);
 	for (int i = 0; i < nfam; i++)
