@@ -100,6 +100,31 @@ static int parse_fit(const char *buf, const char *origin, int lineno, struct wal
 	return 0;
 }
 
+/* One line that is not a comment: "others", "curve" or the fit's, each
+ * once. */
+static int parse_line(const char *buf, const char *origin, int lineno, struct walk_calib *c, bool *fit, char *err,
+		      size_t errlen)
+{
+	if (!strncmp(buf, "others\t", 7)) {
+		if (strcmp(buf + 7, OTHERS_MAPPED) || c->others_mapped) {
+			snprintf(err, errlen, "%s:%d: expected one 'others\t%s'", origin, lineno, OTHERS_MAPPED);
+			return -1;
+		}
+		c->others_mapped = true;
+		return 0;
+	}
+	bool is_curve = !strncmp(buf, "curve\t", 6);
+	if (is_curve ? c->ncurve > 0 : *fit) {
+		snprintf(err, errlen, "%s:%d: a second %s line", origin, lineno, is_curve ? "curve" : "calibration");
+		return -1;
+	}
+	if (is_curve ? parse_curve(buf + 6, origin, lineno, c, err, errlen)
+		     : parse_fit(buf, origin, lineno, c, err, errlen))
+		return -1;
+	*fit |= !is_curve;
+	return 0;
+}
+
 int walk_calib_parse(const char *text, const char *origin, struct walk_calib *c, char *err, size_t errlen)
 {
 	memset(c, 0, sizeof(*c));
@@ -117,26 +142,8 @@ int walk_calib_parse(const char *text, const char *origin, struct walk_calib *c,
 			}
 			memcpy(buf, line, len);
 			buf[len] = 0;
-			if (!strncmp(buf, "others\t", 7)) {
-				if (strcmp(buf + 7, OTHERS_MAPPED) || c->others_mapped) {
-					snprintf(err, errlen, "%s:%d: expected one 'others\t%s'", origin, lineno,
-						 OTHERS_MAPPED);
-					return -1;
-				}
-				c->others_mapped = true;
-				line = eol ? eol + 1 : NULL;
-				continue;
-			}
-			bool is_curve = !strncmp(buf, "curve\t", 6);
-			if (is_curve ? c->ncurve > 0 : fit) {
-				snprintf(err, errlen, "%s:%d: a second %s line", origin, lineno,
-					 is_curve ? "curve" : "calibration");
+			if (parse_line(buf, origin, lineno, c, &fit, err, errlen))
 				return -1;
-			}
-			if (is_curve ? parse_curve(buf + 6, origin, lineno, c, err, errlen)
-				     : parse_fit(buf, origin, lineno, c, err, errlen))
-				return -1;
-			fit |= !is_curve;
 		}
 		line = eol ? eol + 1 : NULL;
 	}
