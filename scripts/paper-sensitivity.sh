@@ -24,7 +24,7 @@ row() { # label, then --set arguments
 echo "| change | legacy | avc | legacy/avc |"
 echo "| --- | --- | --- | --- |"
 row "none (the profile)"
-for k in sim_cpus sim_ram_mib sim_swap_mbps sim_swap_latency_ms sim_cache_mbps sim_proc_kib sim_swappiness sim_walk_scale \
+for k in sim_cpus sim_ram_mib sim_dma32_mib sim_swap_mbps sim_swap_latency_ms sim_cache_mbps sim_proc_kib sim_swappiness sim_walk_scale \
 	shared_kib jobs_per_user; do
 	v=$(value "$k")
 	[[ $k == sim_walk_scale ]] && v=1 # the measured walk costs, halved and doubled
@@ -34,6 +34,8 @@ for k in sim_cpus sim_ram_mib sim_swap_mbps sim_swap_latency_ms sim_cache_mbps s
 		n=$(awk -v v="$v" -v f="$f" -v whole="$([[ $k == jobs_per_user || $k == sim_cpus ]] && echo 1)" \
 			'BEGIN { x = v * f; if (whole) x = int(x + 0.5); if (x == int(x)) printf "%d", x; else printf "%g", x }')
 		[[ $k == sim_swappiness && $n -gt 100 ]] && n=100 # its range ends there
+		[[ $k == sim_dma32_mib && $n -gt 4096 ]] && n=4096 # and DMA32 at 4 GiB
 		row "$k $v -> $n" --set "$k=$n"
 	done
 done
+row "sim_dma32_mib 3072 -> 0 (one zone)" --set sim_dma32_mib=0

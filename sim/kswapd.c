@@ -30,30 +30,35 @@ void reclaim_wake_kswapd(struct machine *m)
 	m->kswapd_awake = true;
 	m->kswapd_wakeups++;
 	m->kswapd_priority = DEF_PRIORITY;
-	m->kswapd_pass_freed = 0;
+	m->kswapd_zone = 0;
+	m->kswapd_pass_freed = m->kswapd_pass_scanned = 0;
 	m->kswapd.ready = m->cur->ready;
 	vt_push(m, &m->kswapd);
 }
 
 /* balance_pgdat, a page a step, so that the others' operations interleave
  * with kswapd's walks as they did with its lock holds. Each pass at a
- * priority first ages SWAP_CLUSTER_MAX active anon pages when the
- * inactive list is low ("to give pages a chance to be referenced before
- * reclaiming"), then runs shrink_zone with no reclaim target; the zone
- * balanced, kswapd sleeps; a pass that freed SWAP_CLUSTER_MAX starts over
- * at DEF_PRIORITY, one that did not goes a priority lower, and below
- * DEF_PRIORITY - 2, when it scanned, waits in congestion_wait first. */
+ * priority goes down the zones from the highest, aging SWAP_CLUSTER_MAX
+ * active anon pages of each whose inactive list is low ("to give pages a
+ * chance to be referenced before reclaiming") until one is under its high
+ * mark: the highest, the marks being each zone's share of the machine's.
+ * Then it runs shrink_zone, with no reclaim target, on each zone from the
+ * lowest up to that one. The zones balanced, kswapd sleeps; a pass that
+ * freed SWAP_CLUSTER_MAX starts over at DEF_PRIORITY, one that did not
+ * goes a priority lower, and below DEF_PRIORITY - 2, when it scanned,
+ * waits in congestion_wait first. */
 void kswapd_step(struct machine *m)
 {
 	m->cur = &m->kswapd;
 	struct shrink_plan *sp = &m->kswapd_plan;
 	if (!sp->active) {
-		if (vt_free_kib(m) >= m->high_kib) {
+		bool first = m->kswapd_zone == 0;
+		if (first && vt_free_kib(m) >= m->high_kib) {
 			m->kswapd_awake = false; /* balanced: back to sleep */
 			return;
 		}
-		/* its nr_to_reclaim is ULONG_MAX, and it ages before the call */
-		shrink_zone_begin(m, sp, m->kswapd_priority, HUGE_VAL, true);
+		/* its nr_to_reclaim is ULONG_MAX; the pass's aging comes first */
+		shrink_zone_begin(m, sp, m->kswapd_zone, m->kswapd_priority, HUGE_VAL, first ? m->nr_zones - 1 : -1);
 	}
 	int r = shrink_zone_step(m, sp);
 	if (r >= 0) {
@@ -61,36 +66,48 @@ void kswapd_step(struct machine *m)
 		vt_push(m, &m->kswapd);
 		return;
 	}
+	m->kswapd_pass_scanned += sp->scanned;
+	if (++m->kswapd_zone < m->nr_zones) { /* the pass's next zone */
+		vt_push(m, &m->kswapd);
+		return;
+	}
+	m->kswapd_zone = 0;
 	if (m->kswapd_pass_freed * m->scale >= SWAP_CLUSTER_MAX) {
 		m->kswapd_priority = DEF_PRIORITY;
 	} else {
-		if (sp->scanned && m->kswapd_priority < DEF_PRIORITY - 2)
+		if (m->kswapd_pass_scanned && m->kswapd_priority < DEF_PRIORITY - 2)
 			vt_io_wait(m, m->cur->ready + CONGESTION_WAIT_NS);
 		if (m->kswapd_priority > 0)
 			m->kswapd_priority--;
 	}
-	m->kswapd_pass_freed = 0;
+	m->kswapd_pass_freed = m->kswapd_pass_scanned = 0;
 	vt_push(m, &m->kswapd);
 }
 
-/* try_to_free_pages: shrink_zone from DEF_PRIORITY down until a call has
+/* try_to_free_pages: from DEF_PRIORITY down, shrink_zones (shrink_zone on
+ * each zone of the zonelist, Normal then DMA32) until a pass has
  * reclaimed SWAP_CLUSTER_MAX, yielding between pages (between walks the
- * lock is free for others); below DEF_PRIORITY - 2 a call that scanned
+ * lock is free for others); below DEF_PRIORITY - 2 a pass that scanned
  * but fell short naps in congestion_wait. Returns the engine pages freed. */
 static double try_to_free_pages(struct machine *m)
 {
 	double freed = 0;
 	for (int priority = DEF_PRIORITY; priority >= 0; priority--) {
-		struct shrink_plan sp;
-		shrink_zone_begin(m, &sp, priority, SWAP_CLUSTER_MAX / m->scale, false);
-		int r;
-		while ((r = shrink_zone_step(m, &sp)) >= 0) {
-			freed += r;
-			vt_yield(m);
+		double scanned = 0;
+		for (int z = m->nr_zones - 1; z >= 0; z--) {
+			struct shrink_plan sp;
+			/* the target is the whole pass's: sc->nr_reclaimed carries over */
+			shrink_zone_begin(m, &sp, z, priority, SWAP_CLUSTER_MAX / m->scale - freed, -1);
+			int r;
+			while ((r = shrink_zone_step(m, &sp)) >= 0) {
+				freed += r;
+				vt_yield(m);
+			}
+			scanned += sp.scanned;
 		}
 		if (freed * m->scale >= SWAP_CLUSTER_MAX)
 			break;
-		if (sp.scanned && priority < DEF_PRIORITY - 2) /* "take a nap" */
+		if (scanned && priority < DEF_PRIORITY - 2) /* "take a nap" */
 			vt_io_wait(m, m->cur->ready + CONGESTION_WAIT_NS);
 	}
 	return freed;

@@ -41,11 +41,32 @@ struct lock_taken {
 
 enum sim_lru { SIM_INACTIVE_ANON, SIM_ACTIVE_ANON, SIM_INACTIVE_FILE, SIM_NR_LRU };
 
+/* The zones a user page can be in on x86_64: ZONE_DMA32 (RAM below 4 GiB)
+ * and ZONE_NORMAL (the rest). 2.6.33 kept the LRU lists, their reclaim
+ * statistics and inactive_ratio per zone, and reclaim ran shrink_zone zone
+ * by zone. ZONE_DMA (16 MiB) is left out: its lowmem_reserve against a
+ * Normal allocation, RAM / 256, exceeds its size once RAM passes 4 GiB,
+ * so no user page lands there; on a smaller box 16 MiB is noise. A page's
+ * zone is drawn by the zones' shares of RAM (reclaim.c). */
+enum sim_zone_idx { SIM_ZONE_DMA32, SIM_ZONE_NORMAL, SIM_NR_ZONES };
+
+struct sim_zone {
+	double share;            /* of RAM; the zone's watermarks, cache and free are this share */
+	double inactive_ratio;   /* calculate_zone_inactive_ratio: int_sqrt(10 x the zone's GiB) */
+	double nr_active_anon, nr_inactive_anon; /* engine pages, recounted now and then */
+	double recent_scanned[2], recent_rotated[2]; /* anon, file: zone->reclaim_stat */
+	double nr_saved_scan[SIM_NR_LRU]; /* nr_scan_try_batch's, kernel pages */
+	double scan_carry[SIM_NR_LRU];    /* what of a count is short of an engine page */
+	struct page *hand;       /* reclaim's clock over the zone's inactive anon pages */
+	struct page *age_hand;   /* and over its active ones, for aging */
+};
+
 /* One shrink_zone call under way, in engine pages: what it still has to
- * scan of each list, and the SWAP_CLUSTER_MAX of active anon it ages at
- * its end when the inactive list is low (reclaim.c). */
+ * scan of each of its zone's lists, and the SWAP_CLUSTER_MAX of active
+ * anon it ages at its end when the inactive list is low (reclaim.c). */
 struct shrink_plan {
 	double nr[SIM_NR_LRU];
+	int zone, age_zone;      /* the zone shrunk; the one balance_pgdat ages first */
 	int priority, turn, chunk_left;
 	double to_reclaim, reclaimed, scanned, tail;
 	double age_left; /* balance_pgdat's aging before the call, still to do */
@@ -69,8 +90,8 @@ struct machine {
 	struct task *cur, kswapd, parent, filler;
 	bool kswapd_awake;
 	struct shrink_plan kswapd_plan; /* balance_pgdat's shrink_zone under way */
-	int kswapd_priority;
-	double kswapd_pass_freed;
+	int kswapd_priority, kswapd_zone; /* and the zone of its pass it is at */
+	double kswapd_pass_freed, kswapd_pass_scanned;
 	/* anon_vma locks the current operation took (engine lock_hook) */
 	struct lock_taken locks[8];
 	int nlocks;
@@ -83,12 +104,8 @@ struct machine {
 	unsigned rnd;            /* the file reads' hits and misses */
 	uint64_t file_pages_read, file_misses;
 	double peak_used_kib;    /* anon and kernel memory at its highest */
-	double recent_scanned[2], recent_rotated[2]; /* anon, file: get_scan_ratio's */
-	double nr_saved_scan[SIM_NR_LRU]; /* nr_scan_try_batch's, kernel pages */
-	double scan_carry[SIM_NR_LRU];    /* what of a count is short of an engine page */
-	struct page *hand;       /* reclaim's clock over the inactive anon pages */
-	struct page *age_hand;   /* and over the active ones, for aging */
-	double nr_active_anon, nr_inactive_anon; /* engine pages, recounted now and then */
+	struct sim_zone zones[SIM_NR_ZONES];
+	int nr_zones;            /* populated, from SIM_ZONE_DMA32 up */
 	uint64_t count_age;
 	double dev_free_at;      /* the swap device's queue */
 	struct timeline tl;      /* CPU time busy and tasks' IO waits, over time */
@@ -125,12 +142,16 @@ void vt_swap_write(struct machine *m, double at);
 
 /* reclaim.c: shrink_zone, as a plan a reclaimer carries out a page at a
  * time (kswapd between the others' operations, a direct reclaimer
- * yielding between its walks). age_first: balance_pgdat's SWAP_CLUSTER_MAX
- * of aging before the call, when the inactive anon list is low. */
-void shrink_zone_begin(struct machine *m, struct shrink_plan *sp, int priority, double to_reclaim, bool age_first);
+ * yielding between its walks). age_zone, unless -1: balance_pgdat's
+ * SWAP_CLUSTER_MAX of aging of that zone before the call, when its
+ * inactive anon list is low. */
+void shrink_zone_begin(struct machine *m, struct shrink_plan *sp, int zone, int priority, double to_reclaim,
+		       int age_zone);
 /* The plan's next page: 1 freed, 0 not, -1 the call is over. */
 int shrink_zone_step(struct machine *m, struct shrink_plan *sp);
-bool inactive_anon_is_low(const struct machine *m);
+bool inactive_anon_is_low(const struct machine *m, int zone);
+/* The zones' shares and inactive ratios, from RAM and sim_dma32_mib. */
+void zones_init(struct machine *m);
 
 /* kswapd.c: balance_pgdat, try_to_free_pages and the cache filler */
 void reclaim_wake_kswapd(struct machine *m);

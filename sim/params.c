@@ -18,6 +18,7 @@ static const struct sdesc {
 #define SD(k, f, lo, hi, i) { "sim_" #k, offsetof(struct sim_params, f), lo, hi, i }
 	SD(cpus, cpus, 1, 4096, 1),               /* virtual CPUs the users run on */
 	SD(ram_mib, ram_mib, 1, 1 << 24, 0),      /* memory for anon pages and processes */
+	SD(dma32_mib, dma32_mib, 0, 4096, 0),     /* RAM below 4 GiB (ZONE_DMA32), the rest ZONE_NORMAL; 0: one zone */
 	SD(page_kib, page_kib, 4, 1 << 20, 0),    /* an engine page stands for this much */
 	SD(proc_kib, proc_kib, 0, 1 << 20, 0),    /* a process's kernel memory: stack, page tables */
 	SD(swap_mbps, swap_mbps, 0.001, 1e6, 0),  /* the swap device's bandwidth */
@@ -51,6 +52,7 @@ void sim_params_default(struct sim_params *p)
 	snprintf(p->variant, sizeof(p->variant), "avc");
 	p->cpus = 2;
 	p->ram_mib = 1024;
+	p->dma32_mib = 3072; /* below a 1 GiB PCI hole under 4 GiB */
 	p->page_kib = 4;
 	p->proc_kib = 48;
 	p->swap_mbps = 100;

@@ -174,6 +174,12 @@ static void report(struct machine *m, double end_ns, double real_s)
 	printf("info variant %s\n", m->e.ops->name);
 	printf("info memory at the end: free %.0f KiB, cache %.0f KiB, %llu anon pages mapped, %ld processes\n",
 	       vt_free_kib(m), m->cache_kib, (unsigned long long)m->e.nr_mapped_pages, m->nproc);
+	static const char *const zone_name[SIM_NR_ZONES] = { "DMA32", "Normal" };
+	printf("info zones");
+	for (int z = 0; z < m->nr_zones; z++)
+		printf("%s %s %.0f MiB inactive_ratio %.0f", z ? "," : "", zone_name[z], m->zones[z].share * m->mp.ram_mib,
+		       m->zones[z].inactive_ratio);
+	printf("\n");
 	printf("info machine cpus=%ld ram_mib=%g page_kib=%g swap_mbps=%g min_free_kib=%.0f walk_scale=%g", m->mp.cpus,
 	       m->mp.ram_mib, m->mp.page_kib, m->mp.swap_mbps, m->min_kib, m->mp.walk_scale);
 	if (m->mp.walk_curve.n)
@@ -206,6 +212,7 @@ static int setup(struct machine *m, const struct workload *w, const struct wl_pa
 	m->e.lock_hook = vt_lock_hook;
 	m->e.lock_hook_arg = m;
 	m->ram_kib = sp->ram_mib * 1024;
+	zones_init(m);
 	m->min_kib = sp->min_free_kib > 0 ? sp->min_free_kib : sqrt(16 * m->ram_kib);
 	m->low_kib = m->min_kib * 5 / 4;
 	m->high_kib = m->min_kib * 3 / 2;

@@ -25,6 +25,7 @@ struct sim_params {
 	char variant[16];
 	long cpus;
 	double ram_mib;
+	double dma32_mib;       /* RAM below 4 GiB: ZONE_DMA32, the rest ZONE_NORMAL; 0: one zone */
 	double page_kib;        /* one engine page stands for this much memory */
 	double proc_kib;        /* kernel memory per process */
 	double swap_mbps, swap_latency_ms, congestion_ms;
