@@ -177,8 +177,8 @@ static void report(struct machine *m, double end_ns, double real_s)
 	static const char *const zone_name[SIM_NR_ZONES] = { "DMA32", "Normal" };
 	printf("info zones");
 	for (int z = 0; z < m->nr_zones; z++)
-		printf("%s %s %.0f MiB inactive_ratio %.0f", z ? "," : "", zone_name[z], m->zones[z].share * m->mp.ram_mib,
-		       m->zones[z].inactive_ratio);
+		printf("%s %s %.0f MiB inactive_ratio %.0f", z ? "," : "", m->nr_zones > 1 ? zone_name[z] : "one zone",
+		       m->zones[z].share * m->mp.ram_mib, m->zones[z].inactive_ratio);
 	printf("\n");
 	printf("info machine cpus=%ld ram_mib=%g page_kib=%g swap_mbps=%g min_free_kib=%.0f walk_scale=%g", m->mp.cpus,
 	       m->mp.ram_mib, m->mp.page_kib, m->mp.swap_mbps, m->min_kib, m->mp.walk_scale);
