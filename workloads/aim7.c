@@ -2,8 +2,9 @@
  *
  * The parent maps and touches a shared anonymous region; every user is
  * forked from it, so every user's copy of the region hangs off the parent's
- * anon_vma family. A job is one task drawn at random by weight from the mix,
- * as AIM7 draws from its workfile:
+ * anon_vma family. A job is one task of the mix, dealt to each user by
+ * weight and drawn without replacement, as re-aim-7's driver deals its
+ * workfile (mix.h):
  *   cow      write cow_pages pages of the COW part of the shared region
  *   fork     fork a short-lived child that COW-writes child_kib and exits
  *   private  mmap, touch and munmap private_mib of fresh anonymous memory
@@ -114,8 +115,9 @@ int aim7_task(struct wl_ctx *ctx, struct wl_slot *slot, unsigned *rnd, enum task
 static int aim7_user(struct wl_ctx *ctx, int id, struct wl_slot *slot)
 {
 	unsigned rnd = ctx->p.seed * 2654435761u + (unsigned)id + 1;
+	struct mix_deck deck = { 0 };
 	while (!wl_should_stop(ctx, slot)) {
-		int err = aim7_task(ctx, slot, &rnd, mix_pick(&mix, &rnd));
+		int err = aim7_task(ctx, slot, &rnd, mix_draw(&mix, &deck, ctx, &rnd));
 		if (err)
 			return err;
 		slot->jobs++;
@@ -125,7 +127,7 @@ static int aim7_user(struct wl_ctx *ctx, int id, struct wl_slot *slot)
 
 const struct workload wl_aim7 = {
 	.name = "aim7",
-	.summary = "AIM7-style multiuser fork+COW load: jobs drawn from a weighted mix",
+	.summary = "AIM7-style multiuser fork+COW load: jobs dealt from a weighted mix",
 	.setup = aim7_setup,
 	.user = aim7_user,
 };

@@ -17,7 +17,24 @@ struct mix {
 };
 
 int mix_parse(struct mix *m, const char *text, char *err, size_t errlen);
-enum task mix_pick(const struct mix *m, unsigned *rnd);
+
+/* A user's jobs as re-aim-7's driver deals them (runloop): each task its
+ * share of the user's jobs, drawn without replacement, so every user runs
+ * the same mix in an order of its own and none ends with more disk reads
+ * or forks than another. Drawing with replacement spread a user's reads
+ * binomially (0 to 8 where the mix gives 2.7), and the users with the
+ * most were the last to finish. A share's fraction of a job goes to the
+ * task for that fraction of the users (systematic sampling from a random
+ * start): a user's jobs add up to jobs_per_user and the weights hold on
+ * average, where re-aim-7 rounds each share and so changes the total. */
+struct mix_deck {
+	unsigned long left[NR_TASKS];
+	unsigned long total;
+};
+void mix_deal(const struct mix *m, unsigned long jobs, struct mix_deck *d, unsigned *rnd);
+/* The user's next job: from its deck of jobs_per_user, or, for a point
+ * run for a duration, from decks of the mix's total weight dealt anew. */
+enum task mix_draw(const struct mix *m, struct mix_deck *d, const struct wl_ctx *ctx, unsigned *rnd);
 
 /* aim7's task bodies, shared with the workloads built on it. */
 int aim7_setup(struct wl_ctx *ctx);

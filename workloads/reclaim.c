@@ -36,6 +36,7 @@ static int reclaim_user(struct wl_ctx *ctx, int id, struct wl_slot *slot)
 	unsigned rnd = ctx->p.seed * 2246822519u + (unsigned)id + 1;
 	size_t span = (size_t)((double)ctx->shared_len * ctx->p.cow_fraction);
 	size_t pages = span / ctx->page_size, written = 0;
+	struct mix_deck deck = { 0 };
 	double start = 0;
 	if (ctx->p.cow_spread) {
 		start = (double)(wl_rand(&rnd) % 1000 + 1) / 1000;
@@ -54,7 +55,7 @@ static int reclaim_user(struct wl_ctx *ctx, int id, struct wl_slot *slot)
 			wl_read(ctx, ctx->shared, ctx->shared_len);
 			slot->pages_read += ctx->shared_len / ctx->page_size;
 		}
-		int err = aim7_task(ctx, slot, &rnd, mix_pick(&mix, &rnd));
+		int err = aim7_task(ctx, slot, &rnd, mix_draw(&mix, &deck, ctx, &rnd));
 		if (err)
 			return err;
 		slot->jobs++;

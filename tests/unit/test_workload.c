@@ -80,12 +80,44 @@ int main(void)
 		      "a file-reading aim7 point runs its jobs");
 		ss_free(&ss);
 	}
-	unsigned rnd = 7, seen[NR_TASKS] = { 0 };
-	for (int i = 0; i < 4000; i++)
-		seen[mix_pick(&m, &rnd)]++;
-	CHECK(seen[TASK_FORK] == 0 && seen[TASK_PRIVATE] == 0, "a zero weight is never picked");
-	CHECK(seen[TASK_COMPUTE] > 2 * seen[TASK_COW], "weights are honoured (%u compute vs %u cow)",
-	      seen[TASK_COMPUTE], seen[TASK_COW]);
+	{
+		/* re-aim-7's deal: every user the same counts but for a share's
+		 * fraction, its jobs exactly, drawn without replacement */
+		struct wl_ctx ctx = { 0 };
+		wl_params_default(&ctx.p);
+		ctx.p.jobs_per_user = 97;
+		CHECK(mix_parse(&m, "compute:400,fork:100,private:100,file:17", err, sizeof(err)) == 0, "the paper's mix");
+		unsigned rnd = 7, users = 3000, bad = 0, files = 0, lo = 97, hi = 0;
+		for (unsigned u = 0; u < users; u++) {
+			struct mix_deck d = { 0 };
+			unsigned seen[NR_TASKS] = { 0 };
+			for (int j = 0; j < 97; j++)
+				seen[mix_draw(&m, &d, &ctx, &rnd)]++;
+			bad += d.total != 0 || seen[TASK_COW] || seen[TASK_COMPUTE] < 62 || seen[TASK_COMPUTE] > 63 ||
+			       seen[TASK_FORK] < 15 || seen[TASK_FORK] > 16 || seen[TASK_PRIVATE] < 15 ||
+			       seen[TASK_PRIVATE] > 16;
+			files += seen[TASK_FILE];
+			lo = seen[TASK_FILE] < lo ? seen[TASK_FILE] : lo;
+			hi = seen[TASK_FILE] > hi ? seen[TASK_FILE] : hi;
+		}
+		CHECK(!bad, "%u of %u users dealt other than 62-63 compute, 15-16 fork and private, 97 in all", bad,
+		      users);
+		CHECK(lo == 2 && hi == 3, "file jobs a user: %u to %u, not 2 to 3 (97 x 17 / 617 = 2.67)", lo, hi);
+		double mean = (double)files / users;
+		CHECK(mean > 2.62 && mean < 2.72, "file jobs a user on average %.3f, not 2.67", mean);
+		struct mix_deck d = { 0 };
+		mix_deal(&m, 617, &d, &rnd);
+		CHECK(d.total == 617 && d.left[TASK_COMPUTE] == 400 && d.left[TASK_FILE] == 17,
+		      "a deal of the mix's total is its weights");
+		ctx.p.duration_s = 1;
+		memset(&d, 0, sizeof(d));
+		unsigned seen[NR_TASKS] = { 0 };
+		for (int j = 0; j < 2 * 617; j++)
+			seen[mix_draw(&m, &d, &ctx, &rnd)]++;
+		CHECK(seen[TASK_COMPUTE] == 800 && seen[TASK_FILE] == 34 && d.total == 0,
+		      "a point run for a duration deals the mix's weights anew (%u compute, %u file)", seen[TASK_COMPUTE],
+		      seen[TASK_FILE]);
+	}
 
 	const char *names[] = { "aim7", "forkstorm", "cowstorm", "reclaim" };
 	for (size_t i = 0; i < 4; i++) {
