@@ -12,6 +12,7 @@ struct metric_rule {
 	int better;         /* +1 higher is better, -1 lower is better, 0 neither */
 	double min_effect;  /* relative change below which nothing is flagged */
 	bool exact;         /* a count the engine reproduces exactly */
+	bool drifts;        /* a benchmark's time: judged against its run's drift (verdict.h) */
 };
 
 /* The rule for a metric: its own row, else the first "*suffix" row it

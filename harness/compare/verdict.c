@@ -104,6 +104,50 @@ static enum verdict_kind directed(int better, double shift)
 	return better * shift > 0 ? V_IMPROVEMENT : V_REGRESSION;
 }
 
+static void test_row(struct verdict_row *r, const double *va, int na, const double *vb, int nb)
+{
+	double u;
+	stats_mann_whitney(va, na, vb, nb, &u, &r->p);
+	stats_hodges_lehmann(va, na, vb, nb, 0.95, &r->shift, &r->lo, &r->hi);
+	r->tested = true;
+}
+
+const struct drift *drift_of(const struct comparison *c, const char *metric)
+{
+	for (int k = 0; k < c->ndrift; k++)
+		if (!strcmp(c->drift[k].metric, metric))
+			return &c->drift[k];
+	return NULL;
+}
+
+/* Each drifting metric's ratio, B against A, over its rows to be tested:
+ * the median of their medians' ratios, when it has DRIFT_MIN_ROWS. */
+static void find_drifts(struct comparison *c)
+{
+	double *ratio = malloc((size_t)(c->n ? c->n : 1) * sizeof(double));
+	if (!ratio)
+		abort();
+	for (int i = 0; i < c->n; i++) {
+		const struct verdict_row *r = &c->rows[i];
+		if (!r->tested || !metric_rule(r->metric)->drifts || drift_of(c, r->metric) ||
+		    c->ndrift == DRIFT_MAX_METRICS)
+			continue;
+		int n = 0;
+		for (int j = i; j < c->n; j++) {
+			const struct verdict_row *o = &c->rows[j];
+			if (o->tested && !strcmp(o->metric, r->metric) && o->median_a > 0 && o->median_b > 0)
+				ratio[n++] = o->median_b / o->median_a;
+		}
+		if (n < DRIFT_MIN_ROWS)
+			continue;
+		struct drift *d = &c->drift[c->ndrift++];
+		snprintf(d->metric, sizeof(d->metric), "%s", r->metric);
+		d->ratio = median(ratio, n);
+		d->rows = n;
+	}
+	free(ratio);
+}
+
 int compare_sides(const struct side *a, const struct side *b, struct comparison *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -166,10 +210,32 @@ int compare_sides(const struct side *a, const struct side *b, struct comparison 
 			snprintf(r->note, sizeof(r->note), "n = %d and %d: at least 2 a side to test", na, nb);
 			continue;
 		}
-		double u;
-		stats_mann_whitney(va, na, vb, nb, &u, &r->p);
-		stats_hodges_lehmann(va, na, vb, nb, 0.95, &r->shift, &r->lo, &r->hi);
-		r->tested = true;
+		if (rule->drifts) {
+			r->tested = true; /* after the drift of its metric is known */
+			continue;
+		}
+		test_row(r, va, na, vb, nb);
+		p[nt] = r->p;
+		tested[nt++] = i;
+	}
+	find_drifts(out);
+	for (int i = 0; i < out->n; i++) {
+		struct verdict_row *r = &out->rows[i];
+		if (!r->tested || !metric_rule(r->metric)->drifts)
+			continue;
+		int na = values_of(a, r, va, MAX_VALUES), nb = values_of(b, r, vb, MAX_VALUES);
+		if (na < 0 || nb < 0) {
+			free(p);
+			free(tested);
+			return -1;
+		}
+		const struct drift *d = drift_of(out, r->metric);
+		if (d) {
+			for (int k = 0; k < nb; k++)
+				vb[k] /= d->ratio;
+			r->change = r->median_a != 0 ? (r->median_b / d->ratio - r->median_a) / fabs(r->median_a) : 0;
+		}
+		test_row(r, va, na, vb, nb);
 		p[nt] = r->p;
 		tested[nt++] = i;
 	}
@@ -202,14 +268,19 @@ int compare_sides(const struct side *a, const struct side *b, struct comparison 
 		r->q = q[k];
 		double effect = r->median_a != 0 ? fabs(r->shift) / fabs(r->median_a) : (r->shift != 0 ? INFINITY : 0);
 		bool excludes0 = r->lo > 0 || r->hi < 0;
+		const struct drift *d = rule->drifts ? drift_of(out, r->metric) : NULL;
+		char against[64] = "";
+		if (d)
+			snprintf(against, sizeof(against), ", B's drift x%.3g taken off", d->ratio);
 		if (r->q < 0.05 && excludes0 && effect >= rule->min_effect) {
 			r->kind = directed(rule->better, r->shift);
-			snprintf(r->note, sizeof(r->note), "q = %.3g, shift %.4g [%.4g, %.4g]", r->q, r->shift, r->lo, r->hi);
+			snprintf(r->note, sizeof(r->note), "q = %.3g, shift %.4g [%.4g, %.4g]%s", r->q, r->shift, r->lo, r->hi,
+				 against);
 		} else {
 			r->kind = V_SAME;
-			snprintf(r->note, sizeof(r->note), "%s (q = %.3g, shift %.4g [%.4g, %.4g])",
+			snprintf(r->note, sizeof(r->note), "%s (q = %.3g, shift %.4g [%.4g, %.4g]%s)",
 				 r->q >= 0.05 ? "not significant" : !excludes0 ? "interval spans 0" : "below the floor",
-				 r->q, r->shift, r->lo, r->hi);
+				 r->q, r->shift, r->lo, r->hi, against);
 		}
 	}
 	for (int i = 0; i < out->n; i++)

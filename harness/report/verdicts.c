@@ -1,5 +1,6 @@
 #include "verdicts.h"
 #include "escape.h"
+#include "metrics.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -19,10 +20,29 @@ static void fmt_value(char *buf, size_t len, double v, int n)
 		snprintf(buf, len, "-");
 }
 
+/* The drift of each benchmark time taken off before its rows were judged
+ * (verdict.h), and whether it passed the floor: a change of every row alike
+ * is said here and not as a verdict. */
+static void drift_text(char *buf, size_t len, const struct drift *d)
+{
+	double floor = metric_rule(d->metric)->min_effect;
+	bool past = d->ratio >= 1 + floor || d->ratio <= 1 / (1 + floor);
+	snprintf(buf, len, "B's %s ran at x%.3g A's in every row alike (the median of %d rows), taken off before "
+		 "each row was judged%s", d->metric, d->ratio, d->rows,
+		 past ? ": past the floor, which the machine's speed and a change of every benchmark alike both "
+			"explain" : "");
+}
+
 static void print_rows(const struct comparison *c, const struct side *a, const struct side *b,
 		       const enum verdict_kind *kinds, size_t nkinds)
 {
-	printf("A = %s, B = %s; change is B against A\n\n", a->label, b->label);
+	printf("A = %s, B = %s; change is B against A\n", a->label, b->label);
+	for (int k = 0; k < c->ndrift; k++) {
+		char text[400];
+		drift_text(text, sizeof(text), &c->drift[k]);
+		printf("drift: %s\n", text);
+	}
+	printf("\n");
 	/* as wide as the longest workload shown (a benchmark's name is long), within reason */
 	int w = 10, shown = 0;
 	for (size_t o = 0; o < nkinds; o++)
@@ -168,6 +188,11 @@ static void markdown_section(FILE *f, const struct comparison *c, const struct s
 	fputs(", B = ", f);
 	md_cell(f, b->label);
 	fputs("; change is B against A.\n\n", f);
+	for (int k = 0; k < c->ndrift; k++) {
+		char text[400];
+		drift_text(text, sizeof(text), &c->drift[k]);
+		fprintf(f, "Drift: %s.\n\n", text);
+	}
 	fputs("| verdict | workload | users | metric | A | B | change | why |\n| --- | --- | ---: | --- | ---: | ---: | ---: | --- |\n", f);
 	for (size_t o = 0; o < ARRAY_SIZE(order); o++)
 		for (int i = 0; i < c->n; i++) {

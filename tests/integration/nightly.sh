@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The nightly that says "worse": the first night records and says there is
 # no baseline; A/A (the same build and config again) exits 0 with no
-# regression; A/B (the engine part's design switched from avc to legacy)
+# regression, and a machine slower for its benchmarks is a drift said; A/B (the engine part's design switched from avc to legacy)
 # exits 1 with regressions on rmap_vmas_per_walk, in a JUnit file a parser
 # reads; baselines can be pinned; bad input is one line and exit 2.
 . "$(dirname "$0")/../lib.sh"
@@ -31,6 +31,21 @@ night --junit "$tmp/aa.xml"
 rc=$?
 [[ $rc == 0 ]] || fail "A/A exited $rc: $(grep -E '^regression|nightly' "$tmp/out" | head -5)"
 grep -q "^nightly: no regression (0 regressions over 3 comparisons)" "$tmp/out" || fail "A/A: $(tail -n 3 "$tmp/out")"
+# A machine 2.5x slower for the A/A night's benchmarks is a drift said,
+# not 27 regressions; one benchmark slower again is judged against it.
+read -r b1 b2 < <(sql "$db" "SELECT group_concat(id, ' ') FROM (SELECT id FROM runs WHERE target = 'bench' ORDER BY id LIMIT 2)")
+[[ -n ${b2:-} ]] || fail "two nights, not two bench runs"
+cp "$db" "$tmp/drift.db"
+sql "$tmp/drift.db" "UPDATE results SET value = value * 2.5 WHERE run_id = $b2 AND metric IN ('real_time', 'cpu_time')"
+"$BIN" --db "$tmp/drift.db" compare "$b1" "$b2" >"$tmp/drift" 2>&1 || fail "a 2.5x slower machine exited $?: $(grep -E '^(regression|drift)' "$tmp/drift" | head -3)"
+grep -qE "^drift: B's real_time ran at x[23]\.[0-9]+ A's in every row alike \(the median of [0-9]+ rows\).*past the floor" "$tmp/drift" ||
+	fail "the drift is not said: $(head -n 3 "$tmp/drift")"
+sql "$tmp/drift.db" "UPDATE results SET value = value * 4 WHERE run_id = $b2 AND metric = 'real_time' AND point_id IN (SELECT id FROM points WHERE run_id = $b2 AND workload LIKE 'engine/page_referenced/%')"
+"$BIN" --db "$tmp/drift.db" compare "$b1" "$b2" >"$tmp/drift" 2>&1
+rc=$?
+[[ $rc == 1 ]] || fail "a benchmark 4x slower than the drift exited $rc, not 1"
+grep -qE "^regression +engine/page_referenced/children:1000 +1000 real_time .*B's drift x[23]\.[0-9]+ taken off" "$tmp/drift" ||
+	fail "the walk 4x slower than the drift is not a regression: $(grep page_referenced/children:1000 "$tmp/drift" | head -2)"
 night --set variant=legacy --junit "$tmp/ab.xml" --markdown "$tmp/ab.md"
 rc=$?
 [[ $rc == 1 ]] || fail "A/B (avc to legacy) exited $rc, not 1: $(tail -n 3 "$tmp/out")"
@@ -101,4 +116,4 @@ PATH=$tmp/bin "$BIN" --db "$db" nightly --config "$tmp/tiny.conf" --dry-run >"$t
 grep -q "the vm part on stock is skipped: qemu-system-x86_64 is not installed" "$tmp/out" || fail "no skip said: $(cat "$tmp/out")"
 printf 'vm_users = \n' >>"$tmp/tiny.conf"
 expect 2 "vm_kernels needs vm_users" "$BIN" --db "$db" nightly --config "$tmp/tiny.conf" --dry-run
-echo "nightly: first night, A/A 0, A/B 1 with rmap_vmas_per_walk, JUnit, baselines, bad input, merge, prune"
+echo "nightly: first night, A/A 0, a drift said, A/B 1 with rmap_vmas_per_walk, JUnit, baselines, bad input, merge, prune"
