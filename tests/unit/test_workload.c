@@ -86,7 +86,7 @@ int main(void)
 		struct wl_ctx ctx = { 0 };
 		wl_params_default(&ctx.p);
 		ctx.p.jobs_per_user = 97;
-		CHECK(mix_parse(&m, "compute:400,fork:100,private:100,file:17", err, sizeof(err)) == 0, "the paper's mix");
+		CHECK(mix_parse(&m, "compute:400,fork:100,private:100,file:17", err, sizeof(err)) == 0, "a mix like the paper profile's");
 		unsigned rnd = 7, users = 3000, bad = 0, files = 0, lo = 97, hi = 0;
 		for (unsigned u = 0; u < users; u++) {
 			struct mix_deck d = { 0 };
