@@ -22,8 +22,9 @@ int mix_parse(struct mix *m, const char *text, char *err, size_t errlen);
  * share of the user's jobs, drawn without replacement, so every user runs
  * the same mix in an order of its own and none ends with more disk reads
  * or forks than another. Drawing with replacement spread a user's reads
- * binomially (0 to 8 where the mix gives 2.7), and the users with the
- * most were the last to finish. A share's fraction of a job goes to the
+ * binomially (from none to about 10 among 9,000 users, where the mix
+ * gives 2.7), and a legacy point's IO tail, the reads left when the
+ * lock lets go, was twice as long (README). A share's fraction of a job goes to the
  * task for that fraction of the users (systematic sampling from a random
  * start): a user's jobs add up to jobs_per_user and the weights hold on
  * average, where re-aim-7 rounds each share and so changes the total. */

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The nightly that says "worse": the first night records and says there is
 # no baseline; A/A (the same build and config again) exits 0 with no
-# regression, and a machine slower for its benchmarks is a drift said; A/B (the engine part's design switched from avc to legacy)
-# exits 1 with regressions on rmap_vmas_per_walk, in a JUnit file a parser
-# reads; baselines can be pinned; bad input is one line and exit 2.
+# regression, and a machine slower for its benchmarks is a drift said;
+# A/B (the engine part's design switched from avc to legacy) exits 1 with
+# regressions on rmap_vmas_per_walk, in a JUnit file a parser reads;
+# baselines can be pinned; bad input is one line and exit 2.
 . "$(dirname "$0")/../lib.sh"
 db=$tmp/r/rmapbench.db
 mkdir -p "$tmp/r"
