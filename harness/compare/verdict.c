@@ -120,22 +120,22 @@ const struct drift *drift_of(const struct comparison *c, const char *metric)
 	return NULL;
 }
 
-/* Each drifting metric's ratio, B against A, over its rows to be tested:
- * the median of their medians' ratios, when it has DRIFT_MIN_ROWS. */
-static void find_drifts(struct comparison *c)
+/* Each drifting metric's ratio, B against A, over its rows to be tested
+ * (deferred, nd of them): the median of their medians' ratios, when it
+ * has DRIFT_MIN_ROWS. */
+static void find_drifts(struct comparison *c, const int *deferred, int nd)
 {
-	double *ratio = malloc((size_t)(c->n ? c->n : 1) * sizeof(double));
+	double *ratio = malloc((size_t)(nd ? nd : 1) * sizeof(double));
 	if (!ratio)
 		abort();
-	for (int i = 0; i < c->n; i++) {
-		const struct verdict_row *r = &c->rows[i];
-		if (!r->tested || !metric_rule(r->metric)->drifts || drift_of(c, r->metric) ||
-		    c->ndrift == DRIFT_MAX_METRICS)
+	for (int k = 0; k < nd; k++) {
+		const struct verdict_row *r = &c->rows[deferred[k]];
+		if (drift_of(c, r->metric) || c->ndrift == DRIFT_MAX_METRICS)
 			continue;
 		int n = 0;
-		for (int j = i; j < c->n; j++) {
-			const struct verdict_row *o = &c->rows[j];
-			if (o->tested && !strcmp(o->metric, r->metric) && o->median_a > 0 && o->median_b > 0)
+		for (int j = k; j < nd; j++) {
+			const struct verdict_row *o = &c->rows[deferred[j]];
+			if (!strcmp(o->metric, r->metric) && o->median_a > 0 && o->median_b > 0)
 				ratio[n++] = o->median_b / o->median_a;
 		}
 		if (n < DRIFT_MIN_ROWS)
@@ -163,8 +163,9 @@ int compare_sides(const struct side *a, const struct side *b, struct comparison 
 	int exact = all_engine(a) && all_engine(b);
 	double *p = malloc((size_t)(out->n ? out->n : 1) * sizeof(double));
 	int *tested = malloc((size_t)(out->n ? out->n : 1) * sizeof(int)), nt = 0;
+	int *deferred = malloc((size_t)(out->n ? out->n : 1) * sizeof(int)), nd = 0;
 	static double va[MAX_VALUES], vb[MAX_VALUES];
-	if (!p || !tested)
+	if (!p || !tested || !deferred)
 		abort();
 	for (int i = 0; i < out->n; i++) {
 		struct verdict_row *r = &out->rows[i];
@@ -174,6 +175,7 @@ int compare_sides(const struct side *a, const struct side *b, struct comparison 
 		if (na < 0 || nb < 0) {
 			free(p);
 			free(tested);
+			free(deferred);
 			return -1;
 		}
 		r->na = na;
@@ -210,23 +212,24 @@ int compare_sides(const struct side *a, const struct side *b, struct comparison 
 			snprintf(r->note, sizeof(r->note), "n = %d and %d: at least 2 a side to test", na, nb);
 			continue;
 		}
-		if (rule->drifts) {
-			r->tested = true; /* after the drift of its metric is known */
+		if (rule->drifts) { /* tested once the drift of its metric is known */
+			deferred[nd++] = i;
 			continue;
 		}
 		test_row(r, va, na, vb, nb);
 		p[nt] = r->p;
 		tested[nt++] = i;
 	}
-	find_drifts(out);
-	for (int i = 0; i < out->n; i++) {
+	find_drifts(out, deferred, nd);
+	for (int k = 0; k < nd; k++) {
+		int i = deferred[k];
 		struct verdict_row *r = &out->rows[i];
-		if (!r->tested || !metric_rule(r->metric)->drifts)
-			continue;
+		/* fetched again rather than kept: a few dozen benchmark rows */
 		int na = values_of(a, r, va, MAX_VALUES), nb = values_of(b, r, vb, MAX_VALUES);
 		if (na < 0 || nb < 0) {
 			free(p);
 			free(tested);
+			free(deferred);
 			return -1;
 		}
 		const struct drift *d = drift_of(out, r->metric);
@@ -239,6 +242,7 @@ int compare_sides(const struct side *a, const struct side *b, struct comparison 
 		p[nt] = r->p;
 		tested[nt++] = i;
 	}
+	free(deferred);
 	/* Two families for the correction: rows of metrics with a better
 	 * direction (the ones that can be regressions) and the rest (which
 	 * can only be "changed"): counters that can never be a regression do
