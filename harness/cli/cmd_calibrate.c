@@ -19,7 +19,8 @@ static int usage(const char *msg)
 	walk_calib_default_plan(&d);
 	fputs("usage: rmapbench calibrate-walk [--families N,N,...] [--pages P] [--repetitions R]\n"
 	      "  pages out P pages, each mapped by the last of N+1 processes whose VMAs its anon_vma holds,\n"
-	      "  and keeps ns per page against N (each N's median round): the walk's cost by its length,\n"
+	      "  and keeps ns per page against N (each N's rounds' mean, from 5 rounds on without the\n"
+	      "  fastest and the slowest): the walk's cost by its length,\n"
 	      "  which the engine target charges. Needs root (a swap file).\n"
 	      "  defaults: --families ",
 	      stderr);
@@ -59,6 +60,12 @@ int cmd_calibrate_walk(int argc, char **argv, const char *db_path)
 		plan.n_families = nfam;
 	if (plan.n_families < 2)
 		return usage("--families: at least two family sizes, for a slope");
+	for (int i = 0; i < plan.n_families; i++) /* one family serves them all: each N is a position in it */
+		for (int j = 0; j < i; j++)
+			if (plan.families[i] == plan.families[j]) {
+				rb_error("--families: %ld is given twice", plan.families[i]);
+				return 2;
+			}
 	for (int i = 0; i < plan.n_families; i++) /* the rest of the machine keeps its pids */
 		if (plan.families[i] + 2 > sandbox_default_pids(plan.families[i])) {
 			rb_error("--families: %ld processes would take the machine's pids (pid_max less 2048 is %ld)",

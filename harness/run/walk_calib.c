@@ -4,7 +4,9 @@
  * A page is mapped by one process of a fork family, under the anon_vma
  * whose interval tree holds every process's VMA. MADV_PAGEOUT of it runs
  * try_to_unmap, whose walk visits the VMAs in the tree's order (the order
- * of the forks) until it finds the mapping: in the last process forked.
+ * of the forks) until it finds the mapping: in the process forked after
+ * N others. One family serves every N of the plan, each with a chunk of
+ * pages of its own.
  * Each of the others maps another page at that address, as every other
  * process of an AIM7 family did (its own COW copy, or the driver's page
  * not yet written): so each visit is a page table walk down to a present
@@ -18,8 +20,8 @@
  * one VMA's cost. A page-out writes to swap, so a swap file is made for the
  * measurement and removed after it.
  *
- * Each round runs in a process group of its own (a leader, its N
- * sleepers, the measurer): every one of them dies with the leader, and the
+ * Each round runs in a process group of its own (a leader, its sleepers,
+ * a measurer for each N): every one of them dies with the leader, and the
  * harness kills the group on any way out. */
 #include "walk_calib.h"
 #include "walkcurve.h"
@@ -99,86 +101,118 @@ struct round_result {
 	int pte_missing; /* a process of the family kept no pte: not a 2.6.33 walk */
 };
 
-static void sleeper(char *r, size_t len, int ready, pid_t leader)
+/* What a round's leader sends back: one result a family size, in the
+ * plan's order (under PIPE_BUF: one write). */
+struct round_results {
+	struct round_result r[WALK_CALIB_MAX_FAMILIES];
+	int err;
+};
+
+struct family {
+	char *r;       /* nfam chunks of `pages` pages: chunk k is walked past N_k others */
+	size_t chunk;  /* bytes */
+	int nfam;
+	int ready[2];  /* a byte from each process once its ptes are in place */
+};
+
+static void sleeper(const struct family *f, pid_t leader)
 {
 	die_with_parent(leader);
-	char x = walk_calib_map_other_page(r, len) == 0;
-	if (write(ready, &x, 1) != 1)
+	char x = walk_calib_map_other_page(f->r, f->chunk * (size_t)f->nfam) == 0;
+	if (write(f->ready[1], &x, 1) != 1)
 		_exit(1);
 	for (;;)
 		pause();
 }
 
-static void measurer(char *r, size_t len, int go, int out, pid_t leader)
+/* The process forked after N_k others: chunk k's page is its alone once
+ * every other process has mapped another page there. */
+static void measurer(const struct family *f, int k, int go, int out, pid_t leader)
 {
 	die_with_parent(leader);
-	char x;
+	char x = 1, *own = f->r + f->chunk * (size_t)k, *end = f->r + f->chunk * (size_t)f->nfam;
 	struct round_result rr = { 0 };
+	if ((own > f->r && walk_calib_map_other_page(f->r, (size_t)(own - f->r))) ||
+	    (own + f->chunk < end && walk_calib_map_other_page(own + f->chunk, (size_t)(end - own - f->chunk))))
+		x = 0;
+	if (write(f->ready[1], &x, 1) != 1)
+		_exit(1);
 	if (read(go, &x, 1) == 1) {
 		double t0 = mono();
-		rr.err = madvise(r, len, MADV_PAGEOUT) ? errno : 0;
+		rr.err = madvise(own, f->chunk, MADV_PAGEOUT) ? errno : 0;
 		rr.seconds = mono() - t0;
-		rr.swapped = pagemap_count(r, len, 62);
+		rr.swapped = pagemap_count(own, f->chunk, 62);
 	} else {
 		rr.err = EPIPE;
 	}
 	_exit(write(out, &rr, sizeof(rr)) == sizeof(rr) ? 0 : 1);
 }
 
-/* The round's leader: the family, the measurement, then every child
- * killed and reaped. Writes a round_result to out. */
-static void leader(long n, long pages, int out, pid_t harness)
+/* The round's leader: one family for every N of the plan (ascending).
+ * The walk visits the tree's VMAs in the order of the forks (the leader's
+ * first) and stops once the page is unmapped, so chunk k's walk visits
+ * the N_k processes forked before its measurer, as a family of N_k alone
+ * would; the forks of the largest N are the round's time. Then every
+ * child is killed and reaped. Writes round_results to out. */
+static void leader(const struct walk_calib_plan *plan, int out, pid_t harness)
 {
 	die_with_parent(harness);
 	pid_t self = getpid();
-	size_t len = (size_t)pages * PAGE;
-	struct round_result rr = { 0 };
-	int ready[2], go[2], res[2], missing = 0;
-	char *r = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (r == MAP_FAILED || pipe(ready) < 0 || pipe(go) < 0 || pipe(res) < 0) {
-		rr.err = errno;
+	struct round_results rs = { 0 };
+	struct family f = { .chunk = (size_t)plan->pages * PAGE, .nfam = plan->n_families };
+	size_t len = f.chunk * (size_t)f.nfam;
+	int go[WALK_CALIB_MAX_FAMILIES][2], res[2], missing = 0;
+	f.r = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (f.r == MAP_FAILED || pipe(f.ready) < 0 || pipe(res) < 0) {
+		rs.err = errno;
 		goto out;
 	}
-	for (size_t off = 0; off < len; off += PAGE)
-		r[off] = 1;
-	long forked = 0;
-	for (; forked < n; forked++) {
-		pid_t c = fork();
-		if (c < 0) {
-			rr.err = errno;
+	for (int k = 0; k < f.nfam; k++)
+		if (pipe(go[k]) < 0) {
+			rs.err = errno;
 			goto out;
 		}
-		if (c == 0)
-			sleeper(r, len, ready[1], self);
+	for (size_t off = 0; off < len; off += PAGE)
+		f.r[off] = 1;
+	long procs = plan->families[f.nfam - 1] + 1;
+	for (long i = 0, k = 0; i < procs; i++) {
+		pid_t c = fork();
+		if (c < 0) {
+			rs.err = errno;
+			goto out;
+		}
+		if (c == 0) {
+			if (k < f.nfam && i == plan->families[k])
+				measurer(&f, (int)k, go[k][0], res[1], self);
+			sleeper(&f, self);
+		}
+		if (k < f.nfam && i == plan->families[k])
+			k++;
 	}
-	for (long i = 0; i < n; i++) {
+	for (long i = 0; i < procs; i++) {
 		char x;
-		if (read(ready[0], &x, 1) != 1) {
-			rr.err = EPIPE;
+		if (read(f.ready[0], &x, 1) != 1) {
+			rs.err = EPIPE;
 			goto out;
 		}
 		if (!x)
 			missing = 1;
 	}
-	pid_t m = fork(); /* last: its VMA is the tree's last */
-	if (m < 0) {
-		rr.err = errno;
-		goto out;
-	}
-	if (m == 0)
-		measurer(r, len, go[0], res[1], self);
-	if (walk_calib_map_other_page(r, len)) /* the page is the measurer's alone now */
+	if (walk_calib_map_other_page(f.r, len)) /* each chunk's page is its measurer's alone now */
 		missing = 1;
-	if (write(go[1], "g", 1) != 1 || read(res[0], &rr, sizeof(rr)) != sizeof(rr))
-		rr.err = rr.err ? rr.err : EPIPE;
+	for (int k = 0; k < f.nfam; k++) {
+		struct round_result *rr = &rs.r[k];
+		if (write(go[k][1], "g", 1) != 1 || read(res[0], rr, sizeof(*rr)) != sizeof(*rr))
+			rr->err = rr->err ? rr->err : EPIPE;
+		rr->pte_missing = missing;
+	}
 out:
-	rr.pte_missing = missing;
-	if (write(out, &rr, sizeof(rr)) != sizeof(rr))
+	if (write(out, &rs, sizeof(rs)) != sizeof(rs))
 		_exit(1);
 	_exit(0); /* the children die with us (PDEATHSIG) */
 }
 
-static int one_round(long n, long pages, double timeout_s, struct round_result *rr)
+static int one_round(const struct walk_calib_plan *plan, struct round_results *rs)
 {
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) < 0)
@@ -193,21 +227,21 @@ static int one_round(long n, long pages, double timeout_s, struct round_result *
 	if (l == 0) {
 		setpgid(0, 0);
 		close(p[0]);
-		leader(n, pages, p[1], harness);
+		leader(plan, p[1], harness);
 	}
 	setpgid(l, l);
 	close(p[1]);
-	memset(rr, 0, sizeof(*rr));
-	rr->err = ETIMEDOUT;
-	double deadline = mono() + timeout_s;
+	memset(rs, 0, sizeof(*rs));
+	rs->err = ETIMEDOUT;
+	double deadline = mono() + plan->timeout_s;
 	int fl = fcntl(p[0], F_GETFL);
 	fcntl(p[0], F_SETFL, fl | O_NONBLOCK);
 	while (mono() < deadline) {
-		ssize_t got = read(p[0], rr, sizeof(*rr));
-		if (got == (ssize_t)sizeof(*rr))
+		ssize_t got = read(p[0], rs, sizeof(*rs));
+		if (got == (ssize_t)sizeof(*rs))
 			break;
 		if (got == 0) {
-			rr->err = EPIPE;
+			rs->err = EPIPE;
 			break;
 		}
 		usleep(20000);
@@ -218,6 +252,12 @@ static int one_round(long n, long pages, double timeout_s, struct round_result *
 	return 0;
 }
 
+static int by_n(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
 int walk_calibrate(const char *dir, const struct walk_calib_plan *plan, struct walk_calib *out, char *err,
 		   size_t errlen)
 {
@@ -225,40 +265,54 @@ int walk_calibrate(const char *dir, const struct walk_calib_plan *plan, struct w
 	struct utsname u;
 	uname(&u);
 	snprintf(out->release, sizeof(out->release), "%s", u.release);
+	struct walk_calib_plan sorted = *plan;
+	if (sorted.n_families < 1 || sorted.n_families > WALK_CALIB_MAX_FAMILIES) {
+		snprintf(err, errlen, "%d family sizes: 1 to %d", sorted.n_families, WALK_CALIB_MAX_FAMILIES);
+		return -1;
+	}
+	qsort(sorted.families, (size_t)sorted.n_families, sizeof(sorted.families[0]), by_n);
+	for (int i = 1; i < sorted.n_families; i++)
+		if (sorted.families[i] == sorted.families[i - 1]) {
+			snprintf(err, errlen, "the family size %ld is given twice", sorted.families[i]);
+			return -1;
+		}
 	char swappath[1100];
 	if (swap_enable(dir, plan->swap_mib, swappath, sizeof(swappath), err, errlen) < 0)
 		return -1;
 	int rc = 0;
-	for (int rep = 0; rep < plan->repetitions && !rc && !rb_interrupted; rep++)
-		for (int i = 0; i < plan->n_families && !rc && !rb_interrupted; i++) {
-			struct round_result rr;
-			long n = plan->families[i];
-			if (one_round(n, plan->pages, plan->timeout_s, &rr) < 0 || rr.err) {
-				snprintf(err, errlen, "the round with %ld processes failed: %s", n,
-					 strerror(rr.err ? rr.err : errno));
+	for (int rep = 0; rep < plan->repetitions && !rc && !rb_interrupted; rep++) {
+		struct round_results rs;
+		if (one_round(&sorted, &rs) < 0 || rs.err) {
+			snprintf(err, errlen, "the round with %ld processes failed: %s", sorted.families[sorted.n_families - 1],
+				 strerror(rs.err ? rs.err : errno));
+			rc = -1;
+			break;
+		}
+		for (int i = 0; i < sorted.n_families && !rc; i++) {
+			const struct round_result *rr = &rs.r[i];
+			long n = sorted.families[i];
+			if (rr->err) {
+				snprintf(err, errlen, "the walk past %ld processes failed: %s", n, strerror(rr->err));
 				rc = -1;
-				break;
-			}
-			if (rr.pte_missing) {
+			} else if (rr->pte_missing) {
 				snprintf(err, errlen,
 					 "with %ld processes, one kept no pte after a read fault (does this kernel "
 					 "forbid the zero page?): its walk would stop short of 2.6.33's",
-					 n);
+					 sorted.families[sorted.n_families - 1]);
 				rc = -1;
-				break;
-			}
-			if (rr.swapped < plan->pages / 2) { /* a few may be under writeback still */
+			} else if (rr->swapped < plan->pages / 2) { /* a few may be under writeback still */
 				snprintf(err, errlen,
-					 "MADV_PAGEOUT swapped %ld of %ld pages with %ld processes: the walk was not "
+					 "MADV_PAGEOUT swapped %ld of %ld pages past %ld processes: the walk was not "
 					 "measured (is swap full, or the page shared?)",
-					 rr.swapped, plan->pages, n);
+					 rr->swapped, plan->pages, n);
 				rc = -1;
-				break;
+			} else if (out->npts < WALK_CALIB_MAX_POINTS) {
+				struct walk_point *wp = &out->pts[out->npts++];
+				wp->n = n;
+				wp->ns_per_page = rr->seconds * 1e9 / (double)rr->swapped;
 			}
-			struct walk_point *wp = &out->pts[out->npts++];
-			wp->n = n;
-			wp->ns_per_page = rr.seconds * 1e9 / (double)rr.swapped;
 		}
+	}
 	swap_disable(swappath);
 	if (rc)
 		return -1;
@@ -284,28 +338,52 @@ static int by_value(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The median of the rounds with n processes; -1 when none. */
-static double median_at(const struct walk_calib *c, long n)
+/* The rounds with n processes, sorted; how many. */
+static int rounds_at(const struct walk_calib *c, long n, double *v)
 {
-	double v[WALK_CALIB_MAX_POINTS];
 	int k = 0;
 	for (int i = 0; i < c->npts; i++)
 		if (c->pts[i].n == n)
 			v[k++] = c->pts[i].ns_per_page;
+	qsort(v, (size_t)k, sizeof(v[0]), by_value);
+	return k;
+}
+
+/* The median of the rounds with n processes; -1 when none. */
+static double median_at(const struct walk_calib *c, long n)
+{
+	double v[WALK_CALIB_MAX_POINTS];
+	int k = rounds_at(c, n, v);
 	if (!k)
 		return -1;
-	qsort(v, (size_t)k, sizeof(v[0]), by_value);
 	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
 }
 
-/* The median, not the mean: a round that met other work on the machine
- * is slower by far, never faster. Without a round at N = 0 the fit's
- * fixed part is the page-out's own. A cost that falls with more VMAs is
- * noise: the curve keeps the highest cost so far. */
+/* Their mean, the fastest and the slowest left out from five rounds on;
+ * -1 when none. */
+static double trimmed_mean_at(const struct walk_calib *c, long n)
+{
+	double v[WALK_CALIB_MAX_POINTS], sum = 0;
+	int k = rounds_at(c, n, v), cut = k >= WALK_CALIB_TRIM_FROM;
+	if (!k)
+		return -1;
+	for (int i = cut; i < k - cut; i++)
+		sum += v[i];
+	return sum / (k - 2 * cut);
+}
+
+/* The mean, not the median: reclaim pays every walk, so a run's walks
+ * cost their mean. The rounds of one N differ by 2 to 7 times here (nested
+ * paging), continuously, not one round now and then: the median of three
+ * jumped between calibrations by twice as much as the mean. With five
+ * rounds or more the fastest and the slowest are left out, for a round
+ * that met other work on the machine. Without a round at N = 0 the
+ * fit's fixed part is the page-out's own. A cost that falls with more
+ * VMAs is noise: the curve keeps the highest cost so far. */
 void walk_calib_make_curve(struct walk_calib *c)
 {
 	c->ncurve = 0;
-	double base = median_at(c, 0);
+	double base = trimmed_mean_at(c, 0);
 	if (base < 0)
 		base = c->fixed_ns > 0 ? c->fixed_ns : 0;
 	double top = 0;
@@ -317,7 +395,7 @@ void walk_calib_make_curve(struct walk_calib *c)
 				next = c->pts[i].n;
 		if (next < 0 || c->ncurve == WALK_CALIB_MAX_POINTS)
 			break;
-		double y = median_at(c, next) - base;
+		double y = trimmed_mean_at(c, next) - base;
 		if (y > top)
 			top = y;
 		c->curve[c->ncurve++] = (struct walk_point){ next, top };

@@ -8,11 +8,13 @@
 #include <stddef.h>
 
 #define WALK_CALIB_MAX_POINTS 64
+#define WALK_CALIB_MAX_FAMILIES 8
 #define WALK_CALIB_FILE "walk-calibration.tsv" /* results_path's name for it */
+#define WALK_CALIB_TRIM_FROM 5 /* rounds of one N from which its fastest and slowest are left out */
 #define WALK_CALIB_SPREAD_QUIET 0.5 /* rounds of one N further apart than this x their median: a busy machine */
 
 struct walk_calib_plan {
-	long families[8];     /* N: the processes whose VMAs the walk visits first */
+	long families[WALK_CALIB_MAX_FAMILIES]; /* N: the processes whose VMAs the walk visits first */
 	int n_families;
 	long pages;           /* paged out per round */
 	int repetitions;
@@ -31,7 +33,7 @@ struct walk_calib {
 	struct walk_point pts[WALK_CALIB_MAX_POINTS];
 	int npts;
 	/* the walk's cost against N, the page-out's own part (N = 0) taken
-	 * off: the median of each N's rounds, never falling as N grows. The
+	 * off: the trimmed mean of each N's rounds, never falling as N grows. The
 	 * engine charges a walk of N VMAs this (sim_walk_curve). */
 	struct walk_point curve[WALK_CALIB_MAX_POINTS];
 	int ncurve;
@@ -45,8 +47,8 @@ struct walk_calib {
 
 /* 0 to 16,000 processes (past a few thousand the page tables leave the
  * cache and a VMA costs more; the 2010 walks were of about 10,000), 64
- * pages, 3 repetitions: a round's time is its forks' (16,000 take 30 s
- * here), not its 64 walks'. */
+ * pages, 6 rounds: a round's time is its forks' (16,000 take 35 s here),
+ * not its walks', and one family serves every N. */
 void walk_calib_default_plan(struct walk_calib_plan *plan);
 /* Measures (needs root: a swap file); dir holds the swap file meanwhile. */
 int walk_calibrate(const char *dir, const struct walk_calib_plan *plan, struct walk_calib *out, char *err,

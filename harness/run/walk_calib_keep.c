@@ -18,9 +18,9 @@ void walk_calib_default_plan(struct walk_calib_plan *plan)
 	for (size_t i = 0; i < ARRAY_SIZE(families); i++)
 		plan->families[plan->n_families++] = families[i];
 	plan->pages = 64;
-	plan->repetitions = 3;
+	plan->repetitions = 6;
 	plan->swap_mib = 64;
-	plan->timeout_s = 120;
+	plan->timeout_s = 180; /* a round: the largest family's forks and every N's walks */
 }
 
 int walk_calib_keep(const char *db_path, const struct walk_calib_plan *plan, struct walk_calib *c, FILE *out)
@@ -45,7 +45,7 @@ int walk_calib_keep(const char *db_path, const struct walk_calib_plan *plan, str
 	fprintf(out, "one VMA visited: %.1f ns (fixed %.0f ns a page, r2 %.3f, %d points) on %s\n", c->vma_ns,
 		c->fixed_ns, c->r2, c->npts, c->release);
 	if (c->ncurve)
-		fprintf(out, "a walk's cost against its VMAs (the median round, the page-out's part off):");
+		fprintf(out, "a walk's cost against its VMAs (the rounds' trimmed mean, the page-out's part off):");
 	for (int i = 0; i < c->ncurve; i++)
 		fprintf(out, " %ld: %.0f ns (%.0f a VMA)%s", c->curve[i].n, c->curve[i].ns_per_page,
 			c->curve[i].ns_per_page / (double)c->curve[i].n, i + 1 < c->ncurve ? "," : "\n");
@@ -61,8 +61,9 @@ int walk_calib_keep(const char *db_path, const struct walk_calib_plan *plan, str
 	long at;
 	double spread = walk_calib_spread(c, &at);
 	if (spread > WALK_CALIB_SPREAD_QUIET)
-		fprintf(out, "calibrate-walk: the rounds with %ld processes differ by %.0f%% of their median: was the "
-			     "machine busy? The medians are kept; measure again on a quiet machine to replace them\n",
+		fprintf(out, "calibrate-walk: the rounds with %ld processes differ by %.0f%% of their median: a busy "
+			     "machine, or a hypervisor's (nested paging: 2 to 7 times on a quiet machine here). The "
+			     "trimmed means are kept; measure again to see how far they move\n",
 			at, 100 * spread);
 
 	struct sample_set ss[WALK_CALIB_MAX_POINTS + 1];

@@ -83,6 +83,8 @@ if [[ $(id -u) == 0 ]]; then
 	"$BIN" --db "$db" calibrate-walk --families 0,400,800 --pages 64 --repetitions 3 >"$tmp/c" 2>&1 ||
 		fail "calibrate-walk exited $?: $(cat "$tmp/c")"
 	grep -q "one VMA visited: .* ns" "$tmp/c" || fail "calibrate-walk said: $(cat "$tmp/c")"
+	"$BIN" --db "$db" calibrate-walk --families 0,400,400 >"$tmp/c2" 2>&1 && fail "a family size given twice was taken"
+	grep -q -- "--families: 400 is given twice" "$tmp/c2" || fail "a family size given twice: $(cat "$tmp/c2")"
 	grep -q "^curve	400:[0-9]*,800:[0-9]*$" "$db-walk-calibration.tsv" || fail "no curve kept: $(cat "$db-walk-calibration.tsv")"
 	[[ -f "$db-walk-calibration.tsv" ]] || fail "no calibration file"
 	grep -q "^others	zero-page$" "$db-walk-calibration.tsv" || fail "the file does not say the others kept a pte"

@@ -91,7 +91,7 @@ int main(void)
 		CHECK(walk_calib_parse("348.1\t5779\t0.946\t12\tr\n348.1\t5779\t0.946\t12\tr\n", "w.tsv", &wc, e,
 				       sizeof(e)) < 0 && strstr(e, "w.tsv:2: a second calibration line"),
 		      "two calibration lines: %s", e);
-		/* the curve from rounds: each N's median, the page-out's part off, never falling */
+		/* the curve from rounds: each N's mean, the page-out's part off, never falling */
 		struct walk_calib m = { .npts = 7 };
 		const long n[] = { 0, 0, 100, 100, 100, 200, 300 };
 		const double y[] = { 10, 30, 120, 500, 115, 100, 400 };
@@ -100,8 +100,19 @@ int main(void)
 		walk_calib_make_curve(&m);
 		char text[200];
 		CHECK(m.ncurve == 3 && walk_calib_curve_text(&m, text, sizeof(text)) == 0 &&
-			      !strcmp(text, "100:100,200:100,300:380"),
-		      "curve from medians less N=0's, kept from falling: %s", m.ncurve ? text : "none");
+			      !strcmp(text, "100:225,200:225,300:380"),
+		      "curve from means less N=0's, kept from falling: %s", m.ncurve ? text : "none");
+		{
+			/* from five rounds on, the fastest and the slowest are left out */
+			struct walk_calib t = { .npts = 8 };
+			const double r[] = { 0, 0, 90, 1000, 100, 110, 10, 120 };
+			for (int i = 0; i < 8; i++)
+				t.pts[i] = (struct walk_point){ i < 2 ? 0 : 400, r[i] };
+			walk_calib_make_curve(&t);
+			CHECK(t.ncurve == 1 && walk_calib_curve_text(&t, text, sizeof(text)) == 0 &&
+				      !strcmp(text, "400:105"),
+			      "six rounds: the mean of the middle four: %s", t.ncurve ? text : "none");
+		}
 		{
 			/* a busy machine is judged by the walks' rounds, not the
 			 * page-out's microseconds (this machine's: 7 to 16 us) */
