@@ -18,10 +18,10 @@ static int usage(const char *msg)
 	struct walk_calib_plan d;
 	walk_calib_default_plan(&d);
 	fputs("usage: rmapbench calibrate-walk [--families N,N,...] [--pages P] [--repetitions R]\n"
-	      "  pages out P pages, each mapped by the last of N+1 processes whose VMAs its anon_vma holds,\n"
-	      "  and keeps ns per page against N (each N's rounds' mean, from 5 rounds on without the\n"
-	      "  fastest and the slowest): the walk's cost by its length,\n"
-	      "  which the engine target charges. Needs root (a swap file).\n"
+	      "  pages out P pages for each N, each mapped by the process forked after N others in one\n"
+	      "  family whose VMAs its anon_vma holds, and keeps ns per page against N (each N's rounds'\n"
+	      "  mean, from 5 rounds on without the fastest and the slowest): the walk's cost by its\n"
+	      "  length, which the engine target charges. Needs root (a swap file).\n"
 	      "  defaults: --families ",
 	      stderr);
 	for (int i = 0; i < d.n_families; i++)

@@ -22,8 +22,9 @@ int walk_calib_save(const char *path, const struct walk_calib *c, const char *re
 		return -1;
 	}
 	fprintf(f, "# rmapbench walk calibration: the running kernel's cost of one VMA visited by an rmap walk\n"
-		   "# (try_to_unmap of a page under MADV_PAGEOUT, the page mapped by the last of N+1 processes\n"
-		   "# whose VMAs its anon_vma's tree holds); ns per page = fixed_ns + vma_ns x N, least squares\n"
+		   "# (try_to_unmap of a page under MADV_PAGEOUT, the page mapped by the process forked after N\n"
+		   "# others of one family, whose VMAs its anon_vma's tree holds); ns per page = fixed_ns +\n"
+		   "# vma_ns x N, least squares\n"
 		   "# revision %s; per point: N ns_per_page\n#",
 		revision);
 	for (int i = 0; i < c->npts; i++)
