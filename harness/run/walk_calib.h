@@ -47,8 +47,8 @@ struct walk_calib {
 
 /* 0 to 16,000 processes (past a few thousand the page tables leave the
  * cache and a VMA costs more; the 2010 walks were of about 10,000), 64
- * pages, 6 rounds: a round's time is its forks' (16,000 take 35 s here),
- * not its walks', and one family serves every N. */
+ * pages, 6 rounds: a round's time is its forks' (16,000 take about 30 s
+ * here, the walks 5), and one family serves every N. */
 void walk_calib_default_plan(struct walk_calib_plan *plan);
 /* Measures (needs root: a swap file); dir holds the swap file meanwhile. */
 int walk_calibrate(const char *dir, const struct walk_calib_plan *plan, struct walk_calib *out, char *err,

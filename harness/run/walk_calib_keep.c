@@ -62,7 +62,7 @@ int walk_calib_keep(const char *db_path, const struct walk_calib_plan *plan, str
 	double spread = walk_calib_spread(c, &at);
 	if (spread > WALK_CALIB_SPREAD_QUIET)
 		fprintf(out, "calibrate-walk: the rounds with %ld processes differ by %.0f%% of their median: a busy "
-			     "machine, or a hypervisor's (nested paging: 2 to 7 times on a quiet machine here). The "
+			     "machine, or a VM's own noise (the README's machine: 2 to 7 times while quiet). The "
 			     "trimmed means are kept; measure again to see how far they move\n",
 			at, 100 * spread);
 
