@@ -22,18 +22,26 @@ struct qemu_spec {
 
 struct qemu_result {
 	char accel[8];         /* what was used */
+	char accel_why[300];   /* why: the probe's finding, or "asked for" */
 	int exit_status;       /* QEMU's, when it exited */
 	int timed_out;         /* the watchdog killed it */
 	int interrupted;       /* the harness was told to stop */
 	int boot_stalled;      /* killed: nothing on the results port in time */
+	int panicked;          /* the console showed a panic: ended at once */
+	int overflowed;        /* killed: a serial file passed QEMU_SERIAL_CAP */
 	int kvm_auto;          /* KVM was chosen by the probe, not asked for */
 	double wall_s;
 	char error[300];       /* QEMU could not start, ... */
 };
 
-/* "kvm" when /dev/kvm runs a one-instruction guest within the deadline,
- * else "tcg" with the reason in why. Probed once per process. */
-const char *qemu_probe_accel(double deadline_s, char *why, size_t len);
+/* What a guest may write to either serial file before it is killed: a
+ * console of a point is kilobytes, a results file a few hundred lines. */
+#define QEMU_SERIAL_CAP (64L << 20)
+
+/* "kvm" when /dev/kvm runs a one-instruction guest within a deadline and
+ * (given an image) boots that kernel to its panic within another, else
+ * "tcg" with the reason in why. Probed once per process. */
+const char *qemu_probe_accel(const char *image, char *why, size_t len);
 int qemu_run(const struct qemu_spec *s, struct qemu_result *r);
 /* After a KVM guest stalled where TCG would not: TCG from now on. */
 void qemu_disable_kvm(const char *why);

@@ -170,7 +170,10 @@ int point_run_vm(const struct point_env *env, const struct point_spec *ps, struc
 	int started = qemu_run(&qs, &qr);
 	if (started == 0 && qr.boot_stalled && qr.kvm_auto) {
 		/* Nested KVM can pass the probe and still hang a real guest:
-		 * TCG for this point and every one after it. */
+		 * TCG for this point and every one after it. Only a guest
+		 * that is silent and alive gets here: one that panicked or
+		 * exited failed on its own, and booting it again under TCG
+		 * would only fail it again, slower. */
 		char why[200];
 		snprintf(why, sizeof(why), "a KVM guest sent nothing within %.0f s of boot", cfg->vm_boot_timeout_s);
 		qemu_disable_kvm(why);
@@ -183,7 +186,12 @@ int point_run_vm(const struct point_env *env, const struct point_spec *ps, struc
 		goto done;
 	}
 	ss_attr(&out->ss, "vm_accel", "%s", qr.accel);
+	ss_attr(&out->ss, "vm_accel_reason", "%s", qr.accel_why);
 	ss_attr(&out->ss, "vm_kernel", "%s %s", k->label, k->release);
+	/* how the guest ended, for a reader (and a test) of a failed point */
+	ss_attr(&out->ss, "vm_end", "%s",
+		qr.interrupted ? "interrupted" : qr.panicked ? "panic" : qr.overflowed ? "serial cap"
+		: qr.boot_stalled ? "boot deadline" : qr.timed_out ? "watchdog" : "exited");
 	ss_add(&out->ss, "vm_boot_to_end_s", qr.wall_s, "s");
 
 	size_t rlen = 0;
@@ -199,6 +207,12 @@ int point_run_vm(const struct point_env *env, const struct point_spec *ps, struc
 	if (qr.interrupted) {
 		snprintf(out->status, sizeof(out->status), "aborted");
 		snprintf(out->error, sizeof(out->error), "stopped by a signal to the harness");
+	} else if (qr.panicked) {
+		snprintf(out->error, sizeof(out->error), "the guest panicked; console: %s", tail);
+	} else if (qr.overflowed) {
+		snprintf(out->error, sizeof(out->error),
+			 "the guest wrote more than %ld MiB to a serial port and was killed; console: %s",
+			 QEMU_SERIAL_CAP >> 20, tail);
 	} else if (qr.boot_stalled) {
 		snprintf(out->error, sizeof(out->error),
 			 "the guest sent nothing on its results port within vm_boot_timeout_s=%.0f s and was killed; "
