@@ -50,8 +50,8 @@ if command -v stress-ng >/dev/null; then
 	"$BIN" --db "$db" run "$tmp/ok.conf" >"$tmp/out" 2>&1 &
 	runner=$!
 	where=""
-	for _ in $(seq 1 30); do
-		sleep 0.2
+	while kill -0 "$runner" 2>/dev/null; do
+		sleep 0.1
 		p=$(pgrep -f -- "stress-ng --vm 1 --vm-bytes 4M" | head -n 1)
 		[[ -n $p ]] && where=$(cat "/proc/$p/cgroup" 2>/dev/null) && [[ -n $where ]] && break
 	done

@@ -8,18 +8,26 @@ printf 'users = 1\njobs_per_user = 1\nshared_mib = 1\nseed = %s\ncollectors = cp
 db=$tmp/r/rmapbench.db
 
 printf 'pid 1, database elsewhere.db, since dawn\n' >"$RMAPBENCH_LOCK"
-flock "$RMAPBENCH_LOCK" sleep 4 &
+# The holder keeps the lock until the test lets go of it, however slow the
+# machine: nothing below races a timer.
+flock "$RMAPBENCH_LOCK" sh -c "while [ ! -e '$tmp/release' ]; do sleep 0.05; done" &
 holder=$!
-sleep 0.5
+until ! flock -n "$RMAPBENCH_LOCK" true; do
+	kill -0 "$holder" 2>/dev/null || fail "the lock holder died"
+	sleep 0.05
+done
 RMAPBENCH_LOCK_WAIT=0 "$BIN" --db "$db" run "$tmp/s.conf" >"$tmp/out" 2>"$tmp/err" && fail "a run started beside a held lock"
 [[ $(wc -l <"$tmp/err") == 1 ]] && grep -q "another measuring run holds.*elsewhere.db" "$tmp/err" ||
 	fail "no one-line refusal naming the holder: $(cat "$tmp/err")"
 
 "$BIN" --db "$db" run "$tmp/s.conf" >"$tmp/out" 2>"$tmp/err" &
 waiter=$!
-sleep 1.5
-grep -q "waiting for another measuring run" "$tmp/err" || fail "the second run does not say it waits: $(cat "$tmp/err")"
+until grep -q "waiting for another measuring run" "$tmp/err"; do
+	kill -0 "$waiter" 2>/dev/null || fail "the second run ended without waiting: $(cat "$tmp/err")"
+	sleep 0.05
+done
 [[ -z $(sql "$db" "SELECT id FROM runs" 2>/dev/null) ]] || fail "the second run started while the lock was held"
+touch "$tmp/release"
 wait "$holder"
 released=$(date +%s.%N)
 wait "$waiter" || fail "the waiting run failed: $(cat "$tmp/err")"
