@@ -2,6 +2,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_fit.h>
+#include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,4 +242,19 @@ void stats_wlinear(const double *x, const double *y, const double *w, int n, dou
 		sst += w[i] * (y[i] - mean) * (y[i] - mean);
 	}
 	*r2 = sst > 0 ? 1 - sse / sst : 1;
+}
+
+double stats_mann_whitney_min_p(int na, int nb)
+{
+	if (na < 1 || nb < 1)
+		return 1;
+	return fmin(1, 2 * exp(-gsl_sf_lnchoose((unsigned)(na + nb), (unsigned)na)));
+}
+
+int stats_mann_whitney_min_n(double alpha)
+{
+	int n = 1;
+	while (n < 1000 && stats_mann_whitney_min_p(n, n) >= alpha)
+		n++;
+	return n;
 }

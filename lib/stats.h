@@ -20,6 +20,13 @@ int stats_welch(const double *a, int na, const double *b, int nb, struct welch *
  * -1 when a side is empty. */
 int stats_mann_whitney(const double *a, int na, const double *b, int nb, double *u, double *p);
 
+/* The smallest two-sided p the exact Mann-Whitney test can give for
+ * samples of na and nb values (every b above every a): 2 / C(na + nb, na).
+ * Two a side cannot go below 0.33, three below 0.1. */
+double stats_mann_whitney_min_p(int na, int nb);
+/* The fewest values a side with which that smallest p is below alpha. */
+int stats_mann_whitney_min_n(double alpha);
+
 /* The Hodges-Lehmann shift of b against a (the median of every b - a) and
  * its confidence interval at CONF (0.95), from the Mann-Whitney
  * distribution (exact up to 20 values a side, normal beyond): the CI is

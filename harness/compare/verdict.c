@@ -207,9 +207,14 @@ int compare_sides(const struct side *a, const struct side *b, struct comparison 
 			snprintf(r->note, sizeof(r->note), "exact counts: %s", differ ? "they differ" : "identical");
 			continue;
 		}
-		if (na < 2 || nb < 2) {
+		/* A row whose sample sizes cannot reach the level at all is
+		 * not "the same": no difference could have been seen. */
+		double pmin = stats_mann_whitney_min_p(na, nb);
+		if (na < 2 || nb < 2 || pmin >= VERDICT_ALPHA) {
 			r->kind = V_TOO_FEW;
-			snprintf(r->note, sizeof(r->note), "n = %d and %d: at least 2 a side to test", na, nb);
+			snprintf(r->note, sizeof(r->note),
+				 "n = %d and %d: Mann-Whitney cannot go below p = %.2g; %d a side can reach %g", na, nb,
+				 pmin, stats_mann_whitney_min_n(VERDICT_ALPHA), VERDICT_ALPHA);
 			continue;
 		}
 		if (rule->drifts) { /* tested once the drift of its metric is known */
@@ -276,14 +281,14 @@ int compare_sides(const struct side *a, const struct side *b, struct comparison 
 		char against[64] = "";
 		if (d)
 			snprintf(against, sizeof(against), ", B's drift x%.3g taken off", d->ratio);
-		if (r->q < 0.05 && excludes0 && effect >= rule->min_effect) {
+		if (r->q < VERDICT_ALPHA && excludes0 && effect >= rule->min_effect) {
 			r->kind = directed(rule->better, r->shift);
 			snprintf(r->note, sizeof(r->note), "q = %.3g, shift %.4g [%.4g, %.4g]%s", r->q, r->shift, r->lo, r->hi,
 				 against);
 		} else {
 			r->kind = V_SAME;
 			snprintf(r->note, sizeof(r->note), "%s (q = %.3g, shift %.4g [%.4g, %.4g]%s)",
-				 r->q >= 0.05 ? "not significant" : !excludes0 ? "interval spans 0" : "below the floor",
+				 r->q >= VERDICT_ALPHA ? "not significant" : !excludes0 ? "interval spans 0" : "below the floor",
 				 r->q, r->shift, r->lo, r->hi, against);
 		}
 	}
@@ -299,4 +304,21 @@ void comparison_free(struct comparison *c)
 {
 	free(c->rows);
 	memset(c, 0, sizeof(*c));
+}
+
+bool comparison_regressed_on(const struct comparison *c, const char *metric)
+{
+	for (int i = 0; i < c->n; i++)
+		if (c->rows[i].kind == V_REGRESSION && !strcmp(c->rows[i].metric, metric))
+			return true;
+	return false;
+}
+
+int comparison_failures(const struct comparison *c)
+{
+	if (c->unjudged[0])
+		return 0;
+	if (c->expect[0])
+		return !comparison_regressed_on(c, c->expect);
+	return c->counts[V_REGRESSION];
 }

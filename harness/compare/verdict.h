@@ -28,6 +28,8 @@
 #include "db.h"
 
 #define SIDE_MAX_RUNS 16
+/* The false-discovery level of a verdict (Benjamini-Hochberg's q). */
+#define VERDICT_ALPHA 0.05
 
 struct side {
 	struct db *db;
@@ -41,7 +43,8 @@ enum verdict_kind {
 	V_IMPROVEMENT,
 	V_CHANGED,      /* a real change of a metric with no better direction */
 	V_SAME,         /* no difference (exact), or none that passes the test */
-	V_TOO_FEW,      /* fewer than two repetitions on a side: not tested */
+	V_TOO_FEW,      /* too few repetitions for the test to reach
+			 * VERDICT_ALPHA (3 a side cannot): not tested */
 	V_ONLY_A,
 	V_ONLY_B,
 };
@@ -72,6 +75,12 @@ struct comparison {
 	int counts[V_ONLY_B + 1];
 	struct drift drift[DRIFT_MAX_METRICS];
 	int ndrift;
+	/* Set by the caller, read by every output. expect: a positive
+	 * control (a known-bad B against a good A), whose regressions are
+	 * expected and which fails only when it shows none of this metric.
+	 * unjudged: no comparison was made (a first night), and why. */
+	char expect[64];
+	char unjudged[240];
 };
 
 const char *verdict_name(enum verdict_kind k);
@@ -81,5 +90,10 @@ void comparison_free(struct comparison *c);
 /* The drift of a metric's rows in c, or NULL when they were judged as
  * measured (too few rows, or not a benchmark's time). */
 const struct drift *drift_of(const struct comparison *c, const char *metric);
+/* Whether c has a regression of metric in any row. */
+bool comparison_regressed_on(const struct comparison *c, const char *metric);
+/* The regressions that fail a CI job: none of a positive control's, and
+ * one for a control that did not see its regression. */
+int comparison_failures(const struct comparison *c);
 
 #endif

@@ -55,6 +55,15 @@ static void test_mann_whitney(void)
 		x[i] = i, y[i] = i + 100;
 	rc = stats_mann_whitney(x, 30, y, 30, &u, &p);
 	CHECK(rc == 0 && u == 0 && p < 1e-9, "mann-whitney: normal approximation for 30 vs 30 separated: p = %g", p);
+	/* the floor the exact test cannot pass: what it gave above for 3 a side */
+	CHECK(near(stats_mann_whitney_min_p(3, 3), 0.1, 1e-12), "mann-whitney floor 3 a side: %g",
+	      stats_mann_whitney_min_p(3, 3));
+	CHECK(near(stats_mann_whitney_min_p(2, 2), 1.0 / 3, 1e-12), "mann-whitney floor 2 a side: %g",
+	      stats_mann_whitney_min_p(2, 2));
+	CHECK(near(stats_mann_whitney_min_p(5, 5), 2.0 / 252, 1e-12), "mann-whitney floor 5 a side: %g",
+	      stats_mann_whitney_min_p(5, 5));
+	CHECK(stats_mann_whitney_min_n(0.05) == 4, "mann-whitney: %d a side reach 0.05 (2/70)",
+	      stats_mann_whitney_min_n(0.05));
 }
 
 static void test_hl_bh(void)
