@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The one dependency bootstrap. Only three commands install: ./run.sh with
-# no arguments, `make deps` (with --kernels: what building kernels from
-# linux-source-6.1 needs) and `make test`; every other ./run.sh command
-# runs it with --check, which says what is missing and installs nothing.
+# The one dependency bootstrap. Four commands install: ./run.sh with no
+# arguments, ./run.sh nightly and `make deps` (with --kernels: what building
+# kernels from linux-source-6.1 needs) and `make test`; every other ./run.sh
+# command runs it with --check, which says what is missing and installs
+# nothing.
 # Installs the Debian packages that are missing, or, when it cannot (not
 # root, no apt-get), says exactly what is missing and the command for it.
 set -euo pipefail

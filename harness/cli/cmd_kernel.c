@@ -117,11 +117,12 @@ static int parse_suite_args(int argc, char **argv, struct suite_args *a, const c
 }
 
 /* The suite with target = vm and kernel = label; its run id. */
-static int run_in_kernel(const struct suite_args *a, const char *label, const char *db, int64_t *run)
+static int run_in_kernel(const char *config, const char *const *sets, int nsets, const char *label, const char *tag,
+			 const char *db, int64_t *run)
 {
 	struct config cfg;
 	char err[600], kv[300];
-	if (config_load_set(&cfg, a->config, a->sets, a->nsets, err, sizeof(err)) < 0) {
+	if (config_load_set(&cfg, config, sets, nsets, err, sizeof(err)) < 0) {
 		rb_error("%s", err);
 		config_free(&cfg);
 		return 2;
@@ -132,9 +133,29 @@ static int run_in_kernel(const struct suite_args *a, const char *label, const ch
 		config_free(&cfg);
 		return 2;
 	}
+	if (tag)
+		snprintf(cfg.tag, sizeof(cfg.tag), "%s", tag);
 	int rc = cmd_run(&cfg, db, run);
 	config_free(&cfg);
 	return rc;
+}
+
+int kernels_run_pair(const char *config, const char *const *sets, int nsets, const char *const labels[2],
+		     const char *tag, const char *db_path, int64_t runs[2])
+{
+	if (access(config, R_OK) < 0) {
+		rb_error("compare-kernels: --config %s: %s", config, strerror(errno));
+		return 2;
+	}
+	runs[0] = runs[1] = 0;
+	int rcs[2];
+	for (int i = 0; i < 2; i++) {
+		fprintf(stderr, "rmapbench: compare-kernels: %s (%s)\n", labels[i], i ? "B" : "A");
+		rcs[i] = run_in_kernel(config, sets, nsets, labels[i], tag, db_path, &runs[i]);
+		if (!runs[i] || rcs[i] == 130)
+			return rcs[i] ? rcs[i] : 1;
+	}
+	return rcs[0] ? rcs[0] : rcs[1];
 }
 
 int cmd_kernel(int argc, char **argv, const char *db)
@@ -184,7 +205,7 @@ int cmd_kernel(int argc, char **argv, const char *db)
 			return 2;
 		}
 		int64_t run;
-		return run_in_kernel(&a, a.pos[0], db, &run);
+		return run_in_kernel(a.config, a.sets, a.nsets, a.pos[0], NULL, db, &run);
 	}
 	rb_error("kernel: unknown subcommand '%s' (rmapbench kernel --help)", sub);
 	return 2;
@@ -203,18 +224,10 @@ int cmd_compare_kernels(int argc, char **argv, const char *db_path)
 		rb_error("compare-kernels: expected two kernels, A and B (rmapbench kernel list)");
 		return 2;
 	}
-	if (access(a.config, R_OK) < 0) {
-		rb_error("compare-kernels: --config %s: %s", a.config, strerror(errno));
-		return 2;
-	}
-	int64_t runs[2] = { 0, 0 };
-	int rcs[2];
-	for (int i = 0; i < 2; i++) {
-		fprintf(stderr, "rmapbench: compare-kernels: %s (%s)\n", a.pos[i], i ? "B" : "A");
-		rcs[i] = run_in_kernel(&a, a.pos[i], db_path, &runs[i]);
-		if (!runs[i] || rcs[i] == 130)
-			return rcs[i] ? rcs[i] : 1;
-	}
+	int64_t runs[2];
+	int rc = kernels_run_pair(a.config, a.sets, a.nsets, a.pos, NULL, db_path, runs);
+	if (!runs[0] || !runs[1] || rc == 130)
+		return rc;
 	struct db db;
 	if (db_open_said(db_path, &db) < 0)
 		return 1;
@@ -245,5 +258,5 @@ int cmd_compare_kernels(int argc, char **argv, const char *db_path)
 		}
 	}
 	db_close(&db);
-	return rcs[0] ? rcs[0] : rcs[1];
+	return rc;
 }

@@ -20,8 +20,10 @@
 #include "verdict.h"
 #include "verdicts.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define DEFAULT_NIGHTLY "configs/nightly.conf"
 #define MAX_SETS 64
@@ -44,7 +46,7 @@ static int run_facts(void *arg, const struct db_run *r)
 }
 
 /* One part against its baseline: its verdicts into c; 1 a regression,
- * 0 none, 2 an error (said). -1: no baseline yet (said). */
+ * 0 none, 2 an error (said). -1: no baseline yet (said, and in c). */
 static int judge(struct db *db, struct part *p, const char *explicit, struct side *a, struct side *b,
 		 struct comparison *c)
 {
@@ -76,9 +78,12 @@ static int judge(struct db *db, struct part *p, const char *explicit, struct sid
 			return 2;
 		}
 		if (!found) {
-			printf("nightly %s: no baseline yet on this machine: run %lld is the first (./run.sh baseline set "
-			       "%lld pins one)\n",
-			       p->suite, (long long)p->run, (long long)p->run);
+			snprintf(c->unjudged, sizeof(c->unjudged),
+				 "no baseline yet on this machine: run %lld is the first (./run.sh baseline set %lld pins "
+				 "one)",
+				 (long long)p->run, (long long)p->run);
+			snprintf(b->label, sizeof(b->label), "%s run %lld (tonight)", p->suite, (long long)p->run);
+			printf("nightly %s: %s\n", p->suite, c->unjudged);
 			return -1;
 		}
 	}
@@ -214,6 +219,50 @@ static int other_parts(const struct config *cfg, const char *config, const char 
 	return 0;
 }
 
+/* The positive control: reference_config in a guest of the good kernel
+ * and of the known-bad one, compared. Its regressions are expected; it
+ * fails the night (2) when it shows none of reference_metric, for then the
+ * harness is blind to the one regression it was built to see. 0, or 2
+ * when it could not run or saw nothing (said); c is filled when it ran. */
+static int reference_part(const struct config *cfg, const char *db_path, struct db *db, struct side *a,
+			  struct side *b, struct comparison *c)
+{
+	const char *labels[2] = { cfg->reference_kernels[0], cfg->reference_kernels[1] };
+	if (!rb_have_program("qemu-system-x86_64")) {
+		rb_error("nightly: the reference part (%s against %s) cannot run: qemu-system-x86_64 is not installed "
+			 "(package qemu-system-x86)",
+			 labels[1], labels[0]);
+		return 2;
+	}
+	int64_t runs[2];
+	printf("nightly: the reference, %s against %s (%s), must regress on %s\n", labels[1], labels[0],
+	       cfg->reference_config, cfg->reference_metric);
+	fflush(stdout);
+	int rc = kernels_run_pair(cfg->reference_config, NULL, 0, labels, "nightly", db_path, runs);
+	if (!runs[0] || !runs[1] || rc) {
+		if (rc != 130)
+			rb_error("nightly: the reference part (%s against %s) did not run to its end", labels[1],
+				 labels[0]);
+		return rc == 130 ? 130 : 2;
+	}
+	*a = (struct side){ .db = db, .runs = { runs[0] }, .nruns = 1 };
+	*b = (struct side){ .db = db, .runs = { runs[1] }, .nruns = 1 };
+	snprintf(a->label, sizeof(a->label), "reference %s run %lld (good)", labels[0], (long long)runs[0]);
+	snprintf(b->label, sizeof(b->label), "reference %s run %lld (known bad)", labels[1], (long long)runs[1]);
+	if (compare_sides(a, b, c) < 0)
+		return 2;
+	snprintf(c->expect, sizeof(c->expect), "%s", cfg->reference_metric);
+	printf("\nnightly reference (positive control: its regressions are expected)\n");
+	verdicts_print_brief(c, a, b);
+	if (!comparison_regressed_on(c, c->expect)) {
+		printf("nightly: the harness did not see the known regression: %s against %s shows no regression of "
+		       "%s\n",
+		       labels[1], labels[0], c->expect);
+		return 2;
+	}
+	return 0;
+}
+
 int cmd_nightly(int argc, char **argv, const char *db_path)
 {
 	const char *config = DEFAULT_NIGHTLY, *baseline = NULL, *junit = NULL, *markdown = NULL, *sets[MAX_SETS], *pos[1],
@@ -246,11 +295,19 @@ int cmd_nightly(int argc, char **argv, const char *db_path)
 		config_free(&cfg);
 		return 2;
 	}
+	if (cfg.n_reference_kernels && access(cfg.reference_config, R_OK) < 0) {
+		rb_error("%s: reference_config %s: %s", cfg.path, cfg.reference_config, strerror(errno));
+		config_free(&cfg);
+		return 2;
+	}
 	if (dry_run) {
 		cfg.dry_run = 1;
 		cmd_run(&cfg, db_path, NULL);
 		int n = 0;
 		other_parts(&cfg, config, sets, nsets, db_path, NULL, &n);
+		if (cfg.n_reference_kernels)
+			printf("# reference: %s in %s and %s; must regress on %s\n", cfg.reference_config,
+			       cfg.reference_kernels[0], cfg.reference_kernels[1], cfg.reference_metric);
 		config_free(&cfg);
 		return 0;
 	}
@@ -291,36 +348,57 @@ int cmd_nightly(int argc, char **argv, const char *db_path)
 	}
 	parts[nparts++].run = run;
 	int part_rc = other_parts(&cfg, config, sets, nsets, db_path, parts, &nparts);
-	config_free(&cfg);
-	if (part_rc)
+	if (part_rc) {
+		config_free(&cfg);
 		return part_rc;
+	}
 
 	struct db db;
-	if (db_open_said(db_path, &db) < 0)
+	if (db_open_said(db_path, &db) < 0) {
+		config_free(&cfg);
 		return 2;
-	struct side sa[MAX_PARTS], sb[MAX_PARTS];
-	struct comparison cmp[MAX_PARTS];
-	int judged = 0;
+	}
+	/* every part reaches every output: a first night's as not judged */
+	struct side sa[MAX_PARTS + 1], sb[MAX_PARTS + 1];
+	struct comparison cmp[MAX_PARTS + 1];
+	int shown = 0;
+	memset(cmp, 0, sizeof(cmp));
+	memset(sa, 0, sizeof(sa));
+	memset(sb, 0, sizeof(sb));
 	for (int i = 0; i < nparts; i++) {
-		memset(&cmp[judged], 0, sizeof(cmp[judged]));
-		int r = judge(&db, &parts[i], i == 0 ? baseline : NULL, &sa[judged], &sb[judged], &cmp[judged]);
+		int r = judge(&db, &parts[i], i == 0 ? baseline : NULL, &sa[shown], &sb[shown], &cmp[shown]);
 		if (r != 2) /* a regressed night is never a later night's baseline */
 			db_run_set_verdict(&db, parts[i].run, r == 1 ? "regressed" : "clean");
-		if (r < 0) /* no baseline yet: recorded, said */
-			continue;
 		if (r == 2) {
-			comparison_free(&cmp[judged]);
+			comparison_free(&cmp[shown]);
+			memset(&cmp[shown], 0, sizeof(cmp[shown]));
 			rc = 2;
 			continue;
 		}
-		judged++;
-		rc = rc == 2 ? 2 : r > rc ? r : rc;
+		shown++;
+		if (r > 0)
+			rc = rc == 2 ? 2 : r > rc ? r : rc;
 	}
-	if (junit && judged && verdicts_junit_n(junit, judged, cmp, sa, sb) < 0) {
+	if (cfg.n_reference_kernels) {
+		int r = reference_part(&cfg, db_path, &db, &sa[shown], &sb[shown], &cmp[shown]);
+		if (cmp[shown].n || cmp[shown].expect[0])
+			shown++;
+		if (r == 130) {
+			config_free(&cfg);
+			for (int i = 0; i < shown; i++)
+				comparison_free(&cmp[i]);
+			db_close(&db);
+			return 130;
+		}
+		if (r)
+			rc = 2;
+	}
+	config_free(&cfg);
+	if (junit && verdicts_junit_n(junit, shown, cmp, sa, sb) < 0) {
 		rb_error("nightly: --junit %s: cannot write it", junit);
 		rc = 2;
 	}
-	if (markdown && judged && verdicts_markdown_n(markdown, judged, cmp, sa, sb) < 0) {
+	if (markdown && verdicts_markdown_n(markdown, shown, cmp, sa, sb) < 0) {
 		rb_error("nightly: --markdown %s: cannot write it", markdown);
 		rc = 2;
 	}
@@ -328,15 +406,16 @@ int cmd_nightly(int argc, char **argv, const char *db_path)
 	char dir[4096], name[32], report[4200] = "";
 	snprintf(name, sizeof(name), "run-%lld", (long long)parts[0].run);
 	if (results_dir(db_path, name, dir, sizeof(dir)) == 0 &&
-	    report_generate_verdicts(&db, parts[0].run, dir, report, sizeof(report), cmp, sa, sb, judged) == 0)
+	    report_generate_verdicts(&db, parts[0].run, dir, report, sizeof(report), cmp, sa, sb, shown) == 0)
 		printf("report: %s\n", report);
-	int regressions = 0;
-	for (int i = 0; i < judged; i++) {
-		regressions += cmp[i].counts[V_REGRESSION];
+	int failures = 0, judged = 0;
+	for (int i = 0; i < shown; i++) {
+		failures += comparison_failures(&cmp[i]);
+		judged += !cmp[i].unjudged[0];
 		comparison_free(&cmp[i]);
 	}
 	printf("\nnightly: %s (%d regressions over %d comparisons)\n",
-	       rc == 0 ? "no regression" : rc == 1 ? "REGRESSED" : "could not judge", regressions, judged);
+	       rc == 0 ? "no regression" : rc == 1 ? "REGRESSED" : "could not judge", failures, judged);
 	db_close(&db);
 	return rc;
 }

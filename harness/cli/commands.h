@@ -18,6 +18,11 @@ int cmd_bench(int argc, char **argv, const char *db_path);
 /* `kernel list|fetch|build|run` and `compare-kernels A B`. */
 int cmd_kernel(int argc, char **argv, const char *db_path);
 int cmd_compare_kernels(int argc, char **argv, const char *db_path);
+/* config in a guest of each of labels (A, B), each a run (tagged tag when
+ * not NULL) into runs[]; 0, or the exit status of the run that failed
+ * (a run not recorded leaves its id 0). */
+int kernels_run_pair(const char *config, const char *const *sets, int nsets, const char *const labels[2],
+		     const char *tag, const char *db_path, int64_t runs[2]);
 /* `nightly` and `baseline set|show|clear`: 0, 1 a regression, 2 usage. */
 int cmd_nightly(int argc, char **argv, const char *db_path);
 int cmd_baseline(int argc, char **argv, const char *db_path);

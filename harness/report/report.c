@@ -441,8 +441,25 @@ static void html_verdicts(FILE *f, const struct comparison *c, const struct side
 {
 	static const enum verdict_kind shown[] = { V_REGRESSION, V_IMPROVEMENT, V_CHANGED, V_ONLY_A, V_ONLY_B };
 	for (int k = 0; k < n; k++) {
-		fprintf(f, "<h2>Verdicts: %d regressions, %d improvements</h2>\n<p>A = ", c[k].counts[V_REGRESSION],
-			c[k].counts[V_IMPROVEMENT]);
+		if (c[k].unjudged[0]) {
+			fputs("<h2>Verdicts: not judged</h2>\n<p>", f);
+			html_write_escaped(f, b[k].label);
+			fputs(": ", f);
+			html_write_escaped(f, c[k].unjudged);
+			fputs(".</p>\n", f);
+			continue;
+		}
+		if (c[k].expect[0]) {
+			bool seen = comparison_regressed_on(&c[k], c[k].expect);
+			fprintf(f, "<h2>Positive control: %d expected regressions</h2>\n<p%s>It %s regression of ",
+				c[k].counts[V_REGRESSION], seen ? "" : " class=\"bad\"",
+				seen ? "saw its" : "did not see the known");
+			html_write_escaped(f, c[k].expect);
+			fputs(". A = ", f);
+		} else {
+			fprintf(f, "<h2>Verdicts: %d regressions, %d improvements</h2>\n<p>A = ",
+				c[k].counts[V_REGRESSION], c[k].counts[V_IMPROVEMENT]);
+		}
 		html_write_escaped(f, a[k].label);
 		fputs(", B = ", f);
 		html_write_escaped(f, b[k].label);

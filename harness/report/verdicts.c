@@ -112,17 +112,47 @@ static void row_text(char *buf, size_t len, const struct verdict_row *r)
 		 r->users, r->median_a, r->median_b, 100 * r->change, r->exact ? "" : "p ", r->note);
 }
 
+/* A first night's part: what was recorded, and that nothing was judged. */
+static void junit_unjudged(FILE *f, const struct comparison *c, const struct side *b)
+{
+	fputs("<testsuite name=\"", f);
+	xml_escaped(f, b->label);
+	fputs("\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\">\n  <testcase classname=\"nightly\" "
+	      "name=\"baseline\"><skipped message=\"",
+	      f);
+	xml_escaped(f, c->unjudged);
+	fputs("\"/></testcase>\n</testsuite>\n", f);
+}
+
 static void junit_suite(FILE *f, const struct comparison *c, const struct side *a, const struct side *b)
 {
-	int compared = 0;
+	if (c->unjudged[0]) {
+		junit_unjudged(f, c, b);
+		return;
+	}
+	int compared = 0, control = c->expect[0] != 0;
 	for (int i = 0; i < c->n; i++)
 		compared += c->rows[i].kind != V_ONLY_A && c->rows[i].kind != V_ONLY_B;
 	fputs("<testsuite name=\"", f);
+	if (control)
+		fputs("positive control: ", f);
 	xml_escaped(f, a->label);
 	fputs(" vs ", f);
 	xml_escaped(f, b->label);
-	fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n", compared,
-		c->counts[V_REGRESSION], c->counts[V_TOO_FEW]);
+	fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n", compared + control,
+		comparison_failures(c), c->counts[V_TOO_FEW]);
+	if (control) {
+		/* the one case that can fail: the known regression not seen */
+		fputs("  <testcase classname=\"positive_control\" name=\"", f);
+		xml_escaped(f, c->expect);
+		fputs("\">", f);
+		if (!comparison_regressed_on(c, c->expect)) {
+			fputs("<failure message=\"the harness did not see the known regression of ", f);
+			xml_escaped(f, c->expect);
+			fputs("\"/>", f);
+		}
+		fputs("</testcase>\n", f);
+	}
 	for (int i = 0; i < c->n; i++) {
 		const struct verdict_row *r = &c->rows[i];
 		if (r->kind == V_ONLY_A || r->kind == V_ONLY_B)
@@ -134,7 +164,11 @@ static void junit_suite(FILE *f, const struct comparison *c, const struct side *
 		fprintf(f, ".users_%ld\" name=\"", r->users);
 		xml_escaped(f, r->metric);
 		fputs("\">", f);
-		if (r->kind == V_REGRESSION) {
+		if (r->kind == V_REGRESSION && control) {
+			fputs("<system-out>expected ", f);
+			xml_escaped(f, text);
+			fputs("</system-out>", f);
+		} else if (r->kind == V_REGRESSION) {
 			fputs("<failure message=\"", f);
 			xml_escaped(f, text);
 			fputs("\"/>", f);
@@ -157,7 +191,8 @@ int verdicts_junit_n(const char *path, int n, const struct comparison *c, const 
 	for (int k = 0; k < n; k++) {
 		for (int i = 0; i < c[k].n; i++)
 			tests += c[k].rows[i].kind != V_ONLY_A && c[k].rows[i].kind != V_ONLY_B;
-		failures += c[k].counts[V_REGRESSION];
+		tests += c[k].unjudged[0] || c[k].expect[0];
+		failures += comparison_failures(&c[k]);
 	}
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rmapbench\" tests=\"%d\" "
 		   "failures=\"%d\">\n",
@@ -182,8 +217,24 @@ static void md_cell(FILE *f, const char *s)
 
 static void markdown_section(FILE *f, const struct comparison *c, const struct side *a, const struct side *b)
 {
-	fprintf(f, "## rmapbench: %d regressions, %d improvements\n\nA = ", c->counts[V_REGRESSION],
-		c->counts[V_IMPROVEMENT]);
+	if (c->unjudged[0]) {
+		fputs("## rmapbench: ", f);
+		md_cell(f, b->label);
+		fputs(", not judged\n\n", f);
+		md_cell(f, c->unjudged);
+		fputs(".\n\n", f);
+		return;
+	}
+	if (c->expect[0]) {
+		bool seen = comparison_regressed_on(c, c->expect);
+		fprintf(f, "## rmapbench: positive control, %d expected regressions; %s regression of ",
+			c->counts[V_REGRESSION], seen ? "saw its" : "**did not see** the known");
+		md_cell(f, c->expect);
+		fputs("\n\nA = ", f);
+	} else {
+		fprintf(f, "## rmapbench: %d regressions, %d improvements\n\nA = ", c->counts[V_REGRESSION],
+			c->counts[V_IMPROVEMENT]);
+	}
 	md_cell(f, a->label);
 	fputs(", B = ", f);
 	md_cell(f, b->label);

@@ -38,6 +38,8 @@ void config_defaults(struct config *c)
 	c->engine_pages = 100;
 	c->bench_min_time_s = 0.05;
 	c->vm_boot_timeout_s = 60;
+	snprintf(c->reference_config, sizeof(c->reference_config), "configs/nightly-kernels.conf");
+	snprintf(c->reference_metric, sizeof(c->reference_metric), "rmap_vmas_per_walk");
 	c->cooldown_s = 0;
 	for (int i = 0; collectors[i] && c->n_collectors < (int)ARRAY_SIZE(c->collectors); i++)
 		snprintf(c->collectors[c->n_collectors++], sizeof(c->collectors[0]), "%s", collectors[i]->name);
@@ -211,23 +213,42 @@ static int set_engine_children(struct config *c, char *val, char *err, size_t er
 			     &c->n_engine_children, err, errlen);
 }
 
-static int set_vm_kernels(struct config *c, char *val, char *err, size_t errlen)
+/* Kernel labels into out[max][64]: a label names kernels/LABEL.kernel,
+ * nothing that walks a path. */
+static int set_labels(char *val, char (*out)[64], int max, int *n_out, char *err, size_t errlen)
 {
 	char *tok[CFG_MAX_LIST];
-	int n = split(val, tok, (int)ARRAY_SIZE(c->vm_kernels));
+	int n = split(val, tok, max);
 	if (n < 0) {
-		snprintf(err, errlen, "at most %zu kernels", ARRAY_SIZE(c->vm_kernels));
+		snprintf(err, errlen, "at most %d kernels", max);
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		/* a label names kernels/LABEL.kernel: nothing that walks a path */
-		if (!rb_is_label(tok[i]) || strlen(tok[i]) >= sizeof(c->vm_kernels[i])) {
+		if (!rb_is_label(tok[i]) || strlen(tok[i]) >= 64) {
 			snprintf(err, errlen, "'%s' is not a kernel label (letters, digits, '.', '_', '-')", tok[i]);
 			return -1;
 		}
-		snprintf(c->vm_kernels[i], sizeof(c->vm_kernels[i]), "%s", tok[i]);
+		snprintf(out[i], 64, "%s", tok[i]);
 	}
-	c->n_vm_kernels = n;
+	*n_out = n;
+	return 0;
+}
+
+static int set_vm_kernels(struct config *c, char *val, char *err, size_t errlen)
+{
+	return set_labels(val, c->vm_kernels, (int)ARRAY_SIZE(c->vm_kernels), &c->n_vm_kernels, err, errlen);
+}
+
+static int set_reference_kernels(struct config *c, char *val, char *err, size_t errlen)
+{
+	int n = 0;
+	if (set_labels(val, c->reference_kernels, 2, &n, err, errlen) < 0)
+		return -1;
+	if (n != 0 && n != 2) {
+		snprintf(err, errlen, "two kernels, the good A and the known-bad B (or none)");
+		return -1;
+	}
+	c->n_reference_kernels = n;
 	return 0;
 }
 
@@ -310,6 +331,9 @@ static const struct key {
 	{ "vm_workloads", K_LIST, 0, 0, 0, 0, NULL, set_vm_workloads, false },
 	{ "vm_kernels", K_LIST, 0, 0, 0, 0, NULL, set_vm_kernels, false },
 	{ "vm_users", K_LIST, 0, 0, 0, 0, NULL, set_vm_users, false },
+	{ "reference_kernels", K_LIST, 0, 0, 0, 0, NULL, set_reference_kernels, false },
+	{ "reference_config", K_TEXT, AT(reference_config), 0, 0, NULL, NULL, false },
+	{ "reference_metric", K_TEXT, AT(reference_metric), 0, 0, NULL, NULL, false },
 #undef AT
 };
 

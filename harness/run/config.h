@@ -61,6 +61,13 @@ struct config {
 	int n_vm_kernels;
 	long vm_users[8];
 	int n_vm_users;
+	/* ... and its positive control: reference_config run in a guest of
+	 * each of reference_kernels (a good A, a known-bad B), which must
+	 * come out as a regression of reference_metric */
+	char reference_kernels[2][64];
+	int n_reference_kernels;
+	char reference_config[256];
+	char reference_metric[64];
 	char tag[16];         /* "nightly" for its runs; not a key */
 	int shard_index, shard_count; /* --shard i/n: this run's points (1-based; 0/0: all) */
 	int dry_run;          /* --dry-run: print the plan, run and record nothing */

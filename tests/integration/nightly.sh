@@ -24,10 +24,33 @@ bench_repetitions = 6
 bench_min_time_s = 0.01
 CONF
 night() { "$BIN" --db "$db" nightly --config "$tmp/tiny.conf" "$@" >"$tmp/out" 2>"$tmp/err"; }
-night
+night --junit "$tmp/first.xml" --markdown "$tmp/first.md"
 rc=$?
 [[ $rc == 0 ]] || fail "the first night exited $rc: $(tail -n 5 "$tmp/err")"
 grep -q "tiny: no baseline yet" "$tmp/out" || fail "the first night does not say it has no baseline: $(tail -n 5 "$tmp/out")"
+# a CI job that publishes the files finds them on a first night too: each
+# part recorded and said not judged, none a failure
+python3 - "$tmp/first.xml" <<'PY' || fail "the first night's JUnit: $(head -c 600 "$tmp/first.xml")"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+suites = root.findall("testsuite")
+assert len(suites) == 3, [s.get("name") for s in suites]
+assert root.get("failures") == "0", root.get("failures")
+for s in suites:
+    msg = s.find("testcase/skipped").get("message")
+    assert msg.startswith("no baseline yet on this machine"), msg
+PY
+[[ $(grep -c ', not judged$' "$tmp/first.md") == 3 ]] || fail "the first night's Markdown: $(cat "$tmp/first.md")"
+# the host rows of two repetitions a side cannot reach q < 0.05: too few
+# to test, never the same
+# (a copy of the database: the nights below count their runs from here)
+cp "$db" "$tmp/second.db"
+"$BIN" --db "$tmp/second.db" nightly --config "$tmp/tiny.conf" --markdown "$tmp/second.md" >"$tmp/out" 2>&1 ||
+	fail "the second night: $(tail -n 3 "$tmp/out")"
+grep -q "rows the same, [1-9][0-9]* too few to test" "$tmp/second.md" || fail "two a side counted as tested: $(head -5 "$tmp/second.md")"
+grep -q "n = 2 and 2: Mann-Whitney cannot go below p = 0.33; 4 a side can reach 0.05" "$tmp/out" "$tmp/second.md" ||
+	"$BIN" --db "$tmp/second.db" compare 1 4 | grep -q "n = 2 and 2: Mann-Whitney cannot go below p = 0.33; 4 a side" ||
+	fail "a row of two a side does not say what it needs"
 night --junit "$tmp/aa.xml"
 rc=$?
 [[ $rc == 0 ]] || fail "A/A exited $rc: $(grep -E '^regression|nightly' "$tmp/out" | head -5)"
@@ -117,4 +140,51 @@ PATH=$tmp/bin "$BIN" --db "$db" nightly --config "$tmp/tiny.conf" --dry-run >"$t
 grep -q "the vm part on stock is skipped: qemu-system-x86_64 is not installed" "$tmp/out" || fail "no skip said: $(cat "$tmp/out")"
 printf 'vm_users = \n' >>"$tmp/tiny.conf"
 expect 2 "vm_kernels needs vm_users" "$BIN" --db "$db" nightly --config "$tmp/tiny.conf" --dry-run
+
+# The reference part is a positive control: made blind (the same kernel
+# on both sides, a load too small to walk the rmap) the night exits 2 and
+# says so, in the terminal and as the one failure of its JUnit suite.
+cat >"$tmp/blind.conf" <<CONF
+target = vm
+kernel = stock
+workloads = forkstorm
+users = 1
+jobs_per_user = 1
+shared_mib = 1
+vm_mem_mib = 128
+vm_zram_mib = 0
+seed = $marker
+CONF
+cat >"$tmp/ref.conf" <<CONF
+name = ref
+workloads = aim7
+users = 1
+jobs_per_user = 1
+shared_mib = 1
+seed = $marker
+collectors = cpu
+reference_kernels = stock stock
+reference_config = $tmp/blind.conf
+CONF
+"$BIN" --db "$db" nightly --config "$tmp/ref.conf" --dry-run >"$tmp/out" 2>&1 || fail "dry run with a reference"
+grep -q "^# reference: $tmp/blind.conf in stock and stock; must regress on rmap_vmas_per_walk" "$tmp/out" ||
+	fail "the reference's plan: $(tail -n 3 "$tmp/out")"
+printf 'reference_kernels = stock\n' >"$tmp/bad.conf"
+expect 2 "reference_kernels: two kernels" "$BIN" --db "$db" nightly --config "$tmp/bad.conf" --dry-run
+if command -v qemu-system-x86_64 >/dev/null; then
+	"$BIN" --db "$db" nightly --config "$tmp/ref.conf" --junit "$tmp/ref.xml" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[[ $rc == 2 ]] || fail "a blind reference exited $rc, not 2: $(tail -n 3 "$tmp/out") $(tail -n 3 "$tmp/err")"
+	grep -q "^nightly: the harness did not see the known regression: stock against stock shows no regression of rmap_vmas_per_walk" "$tmp/out" ||
+		fail "the blind reference is not said: $(tail -n 5 "$tmp/out")"
+	python3 - "$tmp/ref.xml" <<'PY' || fail "the blind reference's JUnit: $(head -c 800 "$tmp/ref.xml")"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+ref = [s for s in root.findall("testsuite") if s.get("name").startswith("positive control: ")]
+assert len(ref) == 1, [s.get("name") for s in root.findall("testsuite")]
+f = ref[0].find("testcase[@classname='positive_control']/failure")
+assert f is not None and "did not see the known regression of rmap_vmas_per_walk" in f.get("message")
+assert root.get("failures") == "1", root.get("failures")
+PY
+fi
 echo "nightly: first night, A/A 0, a drift said, A/B 1 with rmap_vmas_per_walk, JUnit, baselines, bad input, merge, prune"
