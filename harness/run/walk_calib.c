@@ -19,6 +19,11 @@
  * Time per page against N, the other processes, is a line whose slope is
  * one VMA's cost. A page-out writes to swap, so a swap file is made for the
  * measurement and removed after it.
+ * The time is the measurer's own CPU time (the walk runs in its madvise),
+ * so a preemption by other work, or a hypervisor's steal, is not in it;
+ * and each N's pages go out in slices, the N taken in turn, so a busy
+ * moment falls on every N alike. What is left of the machine's noise can
+ * only add: each N's cost is a low quantile of its samples.
  *
  * Each round runs in a process group of its own (a leader, its sleepers,
  * a measurer for each N): every one of them dies with the leader, and the
@@ -47,11 +52,16 @@
 
 #define PAGE 4096UL
 
-static double mono(void)
+static double clock_s(clockid_t id)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double mono(void)
+{
+	return clock_s(CLOCK_MONOTONIC);
 }
 
 static void die_with_parent(pid_t parent)
@@ -101,17 +111,19 @@ struct round_result {
 	int pte_missing; /* a process of the family kept no pte: not a 2.6.33 walk */
 };
 
-/* What a round's leader sends back: one result a family size, in the
- * plan's order (under PIPE_BUF: one write). */
+/* What a round's leader sends back: a result a slice and family size, in
+ * the plan's order (under PIPE_BUF: one write). */
 struct round_results {
-	struct round_result r[WALK_CALIB_MAX_FAMILIES];
+	struct round_result r[WALK_CALIB_MAX_SLICES][WALK_CALIB_MAX_FAMILIES];
 	int err;
 };
+_Static_assert(sizeof(struct round_results) <= 4096, "a round's results go in one write to a pipe");
 
 struct family {
 	char *r;       /* nfam chunks of `pages` pages: chunk k is walked past N_k others */
 	size_t chunk;  /* bytes */
-	int nfam;
+	size_t slice;  /* bytes a sample */
+	int nfam, slices;
 	int ready[2];  /* a byte from each process once its ptes are in place */
 };
 
@@ -137,15 +149,20 @@ static void measurer(const struct family *f, int k, int go, int out, pid_t leade
 		x = 0;
 	if (write(f->ready[1], &x, 1) != 1)
 		_exit(1);
-	if (read(go, &x, 1) == 1) {
-		double t0 = mono();
-		rr.err = madvise(own, f->chunk, MADV_PAGEOUT) ? errno : 0;
-		rr.seconds = mono() - t0;
-		rr.swapped = pagemap_count(own, f->chunk, 62);
-	} else {
-		rr.err = EPIPE;
+	for (int s = 0; s < f->slices; s++) {
+		char *at = own + f->slice * (size_t)s;
+		if (read(go, &x, 1) == 1) {
+			double t0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
+			rr.err = madvise(at, f->slice, MADV_PAGEOUT) ? errno : 0;
+			rr.seconds = clock_s(CLOCK_THREAD_CPUTIME_ID) - t0;
+			rr.swapped = pagemap_count(at, f->slice, 62);
+		} else {
+			rr.err = EPIPE;
+		}
+		if (write(out, &rr, sizeof(rr)) != sizeof(rr))
+			_exit(1);
 	}
-	_exit(write(out, &rr, sizeof(rr)) == sizeof(rr) ? 0 : 1);
+	_exit(0);
 }
 
 /* The round's leader: one family for every N of the plan (ascending).
@@ -159,7 +176,8 @@ static void leader(const struct walk_calib_plan *plan, int out, pid_t harness)
 	die_with_parent(harness);
 	pid_t self = getpid();
 	struct round_results rs = { 0 };
-	struct family f = { .chunk = (size_t)plan->pages * PAGE, .nfam = plan->n_families };
+	struct family f = { .chunk = (size_t)plan->pages * PAGE, .nfam = plan->n_families, .slices = plan->slices };
+	f.slice = f.chunk / (size_t)f.slices;
 	size_t len = f.chunk * (size_t)f.nfam;
 	int go[WALK_CALIB_MAX_FAMILIES][2], res[2], missing = 0;
 	f.r = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -200,12 +218,13 @@ static void leader(const struct walk_calib_plan *plan, int out, pid_t harness)
 	}
 	if (walk_calib_map_other_page(f.r, len)) /* each chunk's page is its measurer's alone now */
 		missing = 1;
-	for (int k = 0; k < f.nfam; k++) {
-		struct round_result *rr = &rs.r[k];
-		if (write(go[k][1], "g", 1) != 1 || read(res[0], rr, sizeof(*rr)) != sizeof(*rr))
-			rr->err = rr->err ? rr->err : EPIPE;
-		rr->pte_missing = missing;
-	}
+	for (int s = 0; s < f.slices; s++)
+		for (int k = 0; k < f.nfam; k++) {
+			struct round_result *rr = &rs.r[s][k];
+			if (write(go[k][1], "g", 1) != 1 || read(res[0], rr, sizeof(*rr)) != sizeof(*rr))
+				rr->err = rr->err ? rr->err : EPIPE;
+			rr->pte_missing = missing;
+		}
 out:
 	if (write(out, &rs, sizeof(rs)) != sizeof(rs))
 		_exit(1);
@@ -270,6 +289,11 @@ int walk_calibrate(const char *dir, const struct walk_calib_plan *plan, struct w
 		snprintf(err, errlen, "%d family sizes: 1 to %d", sorted.n_families, WALK_CALIB_MAX_FAMILIES);
 		return -1;
 	}
+	if (sorted.slices < 1 || sorted.slices > WALK_CALIB_MAX_SLICES || sorted.pages % sorted.slices) {
+		snprintf(err, errlen, "%d slices of %ld pages: 1 to %d that divide the pages", sorted.slices, sorted.pages,
+			 WALK_CALIB_MAX_SLICES);
+		return -1;
+	}
 	qsort(sorted.families, (size_t)sorted.n_families, sizeof(sorted.families[0]), by_n);
 	for (int i = 1; i < sorted.n_families; i++)
 		if (sorted.families[i] == sorted.families[i - 1]) {
@@ -288,9 +312,11 @@ int walk_calibrate(const char *dir, const struct walk_calib_plan *plan, struct w
 			rc = -1;
 			break;
 		}
-		for (int i = 0; i < sorted.n_families && !rc; i++) {
-			const struct round_result *rr = &rs.r[i];
+		for (int j = 0; j < sorted.n_families * sorted.slices && !rc; j++) {
+			int i = j % sorted.n_families;
+			const struct round_result *rr = &rs.r[j / sorted.n_families][i];
 			long n = sorted.families[i];
+			long pages = sorted.pages / sorted.slices;
 			if (rr->err) {
 				snprintf(err, errlen, "the walk past %ld processes failed: %s", n, strerror(rr->err));
 				rc = -1;
@@ -300,16 +326,17 @@ int walk_calibrate(const char *dir, const struct walk_calib_plan *plan, struct w
 					 "forbid the zero page?): its walk would stop short of 2.6.33's",
 					 sorted.families[sorted.n_families - 1]);
 				rc = -1;
-			} else if (rr->swapped < plan->pages / 2) { /* a few may be under writeback still */
+			} else if (rr->swapped < (pages + 1) / 2) { /* a few may be under writeback still */
 				snprintf(err, errlen,
 					 "MADV_PAGEOUT swapped %ld of %ld pages past %ld processes: the walk was not "
 					 "measured (is swap full, or the page shared?)",
-					 rr->swapped, plan->pages, n);
+					 rr->swapped, pages, n);
 				rc = -1;
 			} else if (out->npts < WALK_CALIB_MAX_POINTS) {
 				struct walk_point *wp = &out->pts[out->npts++];
 				wp->n = n;
 				wp->ns_per_page = rr->seconds * 1e9 / (double)rr->swapped;
+				wp->round = rep;
 			}
 		}
 	}
@@ -338,68 +365,78 @@ static int by_value(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The rounds with n processes, sorted; how many. */
-static int rounds_at(const struct walk_calib *c, long n, double *v)
+/* The samples with n processes (of one round, or any when round < 0),
+ * sorted; how many. */
+static int samples_at(const struct walk_calib *c, long n, int round, double *v)
 {
 	int k = 0;
 	for (int i = 0; i < c->npts; i++)
-		if (c->pts[i].n == n)
+		if (c->pts[i].n == n && (round < 0 || c->pts[i].round == round))
 			v[k++] = c->pts[i].ns_per_page;
 	qsort(v, (size_t)k, sizeof(v[0]), by_value);
 	return k;
 }
 
-/* The median of the rounds with n processes; -1 when none. */
-static double median_at(const struct walk_calib *c, long n)
+/* Their WALK_CALIB_QUANTILE (of one round, or all when round < 0), by
+ * the nearest rank below; -1 when none. */
+static double quantile_of(const struct walk_calib *c, long n, int round)
 {
 	double v[WALK_CALIB_MAX_POINTS];
-	int k = rounds_at(c, n, v);
+	int k = samples_at(c, n, round, v);
 	if (!k)
 		return -1;
-	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	return v[(int)(WALK_CALIB_QUANTILE * (k - 1))];
 }
 
-/* Their mean, the fastest and the slowest left out from five rounds on;
- * -1 when none. */
-static double trimmed_mean_at(const struct walk_calib *c, long n)
+static double quantile_at(const struct walk_calib *c, long n)
 {
-	double v[WALK_CALIB_MAX_POINTS], sum = 0;
-	int k = rounds_at(c, n, v), cut = k >= WALK_CALIB_TRIM_FROM;
-	if (!k)
-		return -1;
-	for (int i = cut; i < k - cut; i++)
-		sum += v[i];
-	return sum / (k - 2 * cut);
+	return quantile_of(c, n, -1);
 }
 
-/* The mean, not the median: reclaim pays every walk, so a run's walks
- * cost their mean. The rounds of one N differ by 2 to 7 times here (a
- * VM), continuously, not one round now and then: at 8,000 VMAs the
- * median of three moved from 10.5 to 21.5 ms between six calibrations,
- * the mean of the same rounds from 15.0 to 17.4. With five
- * rounds or more the fastest and the slowest are left out, for a round
- * that met other work on the machine. Without a round at N = 0 the
- * fit's fixed part is the page-out's own. A cost that falls with more
- * VMAs is noise: the curve keeps the highest cost so far. */
-void walk_calib_make_curve(struct walk_calib *c)
+/* The N of the points in ascending order, each once; how many. */
+static int distinct_n(const struct walk_calib *c, long *out, int max)
 {
-	c->ncurve = 0;
-	double base = trimmed_mean_at(c, 0);
-	if (base < 0)
-		base = c->fixed_ns > 0 ? c->fixed_ns : 0;
-	double top = 0;
+	int m = 0;
 	for (;;) {
-		long next = -1; /* the smallest N above the last one taken */
-		long last = c->ncurve ? c->curve[c->ncurve - 1].n : 0;
+		long next = -1, last = m ? out[m - 1] : -1;
 		for (int i = 0; i < c->npts; i++)
 			if (c->pts[i].n > last && (next < 0 || c->pts[i].n < next))
 				next = c->pts[i].n;
-		if (next < 0 || c->ncurve == WALK_CALIB_MAX_POINTS)
-			break;
-		double y = trimmed_mean_at(c, next) - base;
+		if (next < 0 || m == max)
+			return m;
+		out[m++] = next;
+	}
+}
+
+int walk_calib_quantiles(const struct walk_calib *c, long *n, double *v, int max)
+{
+	int m = distinct_n(c, n, max);
+	for (int i = 0; i < m; i++)
+		v[i] = quantile_at(c, n[i]);
+	return m;
+}
+
+/* A low quantile, not the mean: the machine's other work only ever adds
+ * to a sample (the mean of six rounds moved by 16% at 8,000 VMAs between
+ * calibrations of the wall clock; their medians by 2x). Without a round
+ * at N = 0 the fit's fixed part is the page-out's own. A cost that falls
+ * with more VMAs is noise: the curve keeps the highest cost so far. */
+void walk_calib_make_curve(struct walk_calib *c)
+{
+	c->ncurve = 0;
+	double base = quantile_at(c, 0);
+	if (base < 0)
+		base = c->fixed_ns > 0 ? c->fixed_ns : 0;
+	double top = 0;
+	long n[WALK_CALIB_MAX_POINTS];
+	int m = distinct_n(c, n, WALK_CALIB_MAX_POINTS);
+	for (int i = 0; i < m && c->ncurve < WALK_CURVE_MAX; i++) {
+		if (!n[i])
+			continue;
+		double y = quantile_at(c, n[i]) - base;
 		if (y > top)
 			top = y;
-		c->curve[c->ncurve++] = (struct walk_point){ next, top };
+		c->curve[c->ncurve++] = (struct walk_point){ .n = n[i], .ns_per_page = top };
 	}
 }
 
@@ -407,19 +444,21 @@ double walk_calib_spread(const struct walk_calib *c, long *at)
 {
 	double worst = 0;
 	*at = -1;
-	for (int i = 0; i < c->npts; i++) {
-		long n = c->pts[i].n;
-		if (!n)
-			continue;
-		double lo = HUGE_VAL, hi = 0, med = median_at(c, n);
-		for (int j = 0; j < c->npts; j++)
-			if (c->pts[j].n == n) {
-				lo = fmin(lo, c->pts[j].ns_per_page);
-				hi = fmax(hi, c->pts[j].ns_per_page);
-			}
-		if (med > 0 && (hi - lo) / med > worst) {
-			worst = (hi - lo) / med;
-			*at = n;
+	long n[WALK_CALIB_MAX_POINTS];
+	int m = distinct_n(c, n, WALK_CALIB_MAX_POINTS);
+	int rounds = 0;
+	for (int i = 0; i < c->npts; i++)
+		rounds = c->pts[i].round + 1 > rounds ? c->pts[i].round + 1 : rounds;
+	for (int i = 0; i < m; i++) {
+		double lo = HUGE_VAL, hi = 0;
+		for (int r = 0; r < rounds; r++) {
+			double q = quantile_of(c, n[i], r);
+			if (q > 0)
+				lo = fmin(lo, q), hi = fmax(hi, q);
+		}
+		if (n[i] && hi > 0 && (hi - lo) / lo > worst) {
+			worst = (hi - lo) / lo;
+			*at = n[i];
 		}
 	}
 	return worst;

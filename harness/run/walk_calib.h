@@ -7,24 +7,33 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define WALK_CALIB_MAX_POINTS 64
+#define WALK_CALIB_MAX_POINTS 1024
 #define WALK_CALIB_MAX_FAMILIES 8
+#define WALK_CALIB_MAX_SLICES 16
 #define WALK_CALIB_FILE "walk-calibration.tsv" /* results_path's name for it */
-#define WALK_CALIB_TRIM_FROM 5 /* rounds of one N from which its fastest and slowest are left out */
-#define WALK_CALIB_SPREAD_QUIET 0.5 /* rounds of one N further apart than this x their median: a busy machine */
+/* Each N's cost is this quantile of its samples: whatever else the machine
+ * does can only add to a walk's time, never take from it, so the low end
+ * of many short samples is the walk's own cost. */
+#define WALK_CALIB_QUANTILE 0.1
+/* Rounds whose quantiles of one N differ by more than this share of the
+ * lowest: the measurement was the machine's noise, refused. */
+#define WALK_CALIB_SPREAD_MAX 0.2
 
 struct walk_calib_plan {
 	long families[WALK_CALIB_MAX_FAMILIES]; /* N: the processes whose VMAs the walk visits first */
 	int n_families;
-	long pages;           /* paged out per round */
+	long pages;           /* paged out per round, for each N */
+	int slices;           /* ... in this many samples, the N taken in turn */
 	int repetitions;
 	long swap_mib;
 	double timeout_s;     /* a round */
+	double max_spread;    /* refused past it (WALK_CALIB_SPREAD_MAX) */
 };
 
 struct walk_point {
 	long n;
 	double ns_per_page;
+	int round; /* of the measurement (from 0); 0 on the curve */
 };
 
 struct walk_calib {
@@ -33,7 +42,7 @@ struct walk_calib {
 	struct walk_point pts[WALK_CALIB_MAX_POINTS];
 	int npts;
 	/* the walk's cost against N, the page-out's own part (N = 0) taken
-	 * off: the trimmed mean of each N's rounds, never falling as N grows. The
+	 * off: each N's WALK_CALIB_QUANTILE, never falling as N grows. The
 	 * engine charges a walk of N VMAs this (sim_walk_curve). */
 	struct walk_point curve[WALK_CALIB_MAX_POINTS];
 	int ncurve;
@@ -47,8 +56,8 @@ struct walk_calib {
 
 /* 0 to 16,000 processes (past a few thousand the page tables leave the
  * cache and a VMA costs more; the 2010 walks were of about 10,000), 64
- * pages, 6 rounds: a round's time is its forks' (16,000 take about 30 s
- * here, the walks 5), and one family serves every N. */
+ * pages in 8 samples of 8, 3 rounds: a round's time is its forks' (16,000
+ * take about 30 s here, the walks 5), and one family serves every N. */
 void walk_calib_default_plan(struct walk_calib_plan *plan);
 /* Measures (needs root: a swap file); dir holds the swap file meanwhile. */
 int walk_calibrate(const char *dir, const struct walk_calib_plan *plan, struct walk_calib *out, char *err,
@@ -73,10 +82,13 @@ void walk_calib_make_curve(struct walk_calib *c);
  * loader takes and a curve with a cost above nothing; else -1 and why
  * (rounds the machine's noise outweighed). calibrate-walk keeps no other. */
 int walk_calib_check(const struct walk_calib *c, char *why, size_t len);
-/* The widest (max - min) / median among one N's rounds, and its N; N = 0
- * left out (its rounds are the page-out's microseconds, which the curve
+/* The widest (highest - lowest) / lowest among one N's rounds' own
+ * quantiles, and its N: how far what is kept moves from one round to the
+ * next. N = 0 left out (the page-out's microseconds, which the curve
  * takes off every walk: their spread is not the walks'). */
 double walk_calib_spread(const struct walk_calib *c, long *at);
+/* Each N's quantile into v[] (in the order of the curve); how many. */
+int walk_calib_quantiles(const struct walk_calib *c, long *n, double *v, int max);
 /* The curve as sim_walk_curve's text (N:NS,...); -1 when it does not fit. */
 int walk_calib_curve_text(const struct walk_calib *c, char *buf, size_t len);
 
@@ -84,7 +96,8 @@ int walk_calib_curve_text(const struct walk_calib *c, char *buf, size_t len);
  * "curve N:NS,...", tab-separated. Save creates it without following a
  * link. A file without the curve line (from before it) loads with
  * ncurve 0. */
-int walk_calib_save(const char *path, const struct walk_calib *c, const char *revision, char *err, size_t errlen);
+int walk_calib_save(const char *path, const struct walk_calib *c, const char *revision, const char *measured,
+		    char *err, size_t errlen);
 /* 0 with c's vma_ns, fixed_ns, r2, release and curve; -1 with "PATH:LINE: why". */
 int walk_calib_load(const char *path, struct walk_calib *c, char *err, size_t errlen);
 /* The same parse over text in memory (the fuzz target's entry). */

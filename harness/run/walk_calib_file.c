@@ -14,7 +14,8 @@
 
 #define OTHERS_MAPPED "zero-page"
 
-int walk_calib_save(const char *path, const struct walk_calib *c, const char *revision, char *err, size_t errlen)
+int walk_calib_save(const char *path, const struct walk_calib *c, const char *revision, const char *measured,
+		    char *err, size_t errlen)
 {
 	FILE *f = rb_create_stream(path);
 	if (!f) {
@@ -23,12 +24,15 @@ int walk_calib_save(const char *path, const struct walk_calib *c, const char *re
 	}
 	fprintf(f, "# rmapbench walk calibration: the running kernel's cost of one VMA visited by an rmap walk\n"
 		   "# (try_to_unmap of a page under MADV_PAGEOUT, the page mapped by the process forked after N\n"
-		   "# others of one family, whose VMAs its anon_vma's tree holds); ns per page = fixed_ns +\n"
-		   "# vma_ns x N, least squares\n"
-		   "# revision %s; per point: N ns_per_page\n#",
-		revision);
+		   "# others of one family, whose VMAs its anon_vma's tree holds), by the walker's CPU clock;\n"
+		   "# the curve is each N's quantile %g less N = 0's; ns per page = fixed_ns + vma_ns x N,\n"
+		   "# least squares\n# revision %s\n# measured ",
+		WALK_CALIB_QUANTILE, revision);
+	for (const char *m = measured; m && *m; m++) /* one comment line, whatever it holds */
+		fputc(*m == '\n' || *m == '\r' ? ' ' : *m, f);
+	fputs("\n# per sample: round/N:ns_per_page\n#", f);
 	for (int i = 0; i < c->npts; i++)
-		fprintf(f, " %ld:%.0f", c->pts[i].n, c->pts[i].ns_per_page);
+		fprintf(f, "%s%d/%ld:%.0f", i % 8 ? " " : "\n# ", c->pts[i].round, c->pts[i].n, c->pts[i].ns_per_page);
 	fprintf(f, "\n# vma_ns\tfixed_ns\tr2\tpoints\trelease\n%.3f\t%.3f\t%.4f\t%d\t%s\n", c->vma_ns, c->fixed_ns, c->r2,
 		c->npts, c->release);
 	char curve[WALK_CURVE_TEXT_MAX + 1];
@@ -55,7 +59,7 @@ static int parse_curve(const char *text, const char *origin, int lineno, struct 
 		return -1;
 	}
 	for (int i = 0; i < wc.n; i++)
-		c->curve[i] = (struct walk_point){ (long)wc.vmas[i], wc.ns[i] };
+		c->curve[i] = (struct walk_point){ .n = (long)wc.vmas[i], .ns_per_page = wc.ns[i] };
 	c->ncurve = wc.n;
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include "walk_calib.h"
 
 #include <libgen.h>
+#include <math.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,9 +19,11 @@ void walk_calib_default_plan(struct walk_calib_plan *plan)
 	for (size_t i = 0; i < ARRAY_SIZE(families); i++)
 		plan->families[plan->n_families++] = families[i];
 	plan->pages = 64;
-	plan->repetitions = 6;
+	plan->slices = 8;
+	plan->repetitions = 3;
 	plan->swap_mib = 64;
 	plan->timeout_s = 180; /* a round: the largest family's forks and every N's walks */
+	plan->max_spread = WALK_CALIB_SPREAD_MAX;
 }
 
 int walk_calib_keep(const char *db_path, const struct walk_calib_plan *plan, struct walk_calib *c, FILE *out)
@@ -33,38 +36,56 @@ int walk_calib_keep(const char *db_path, const struct walk_calib_plan *plan, str
 	char dir[PATH_MAX], tmp[PATH_MAX], err[600], path[PATH_MAX];
 	snprintf(tmp, sizeof(tmp), "%s", db_path);
 	snprintf(dir, sizeof(dir), "%s", dirname(tmp));
-	fprintf(out, "calibrate-walk: %d family sizes x %d repetitions, %ld pages each\n", plan->n_families,
-		plan->repetitions, plan->pages);
+	fprintf(out, "calibrate-walk: %d family sizes x %d repetitions, %ld pages each in %d samples\n",
+		plan->n_families, plan->repetitions, plan->pages, plan->slices);
 	fflush(out);
 	if (walk_calibrate(dir, plan, c, err, sizeof(err)) < 0) {
 		rb_error("calibrate-walk: %s", err);
 		return -1;
 	}
-	for (int i = 0; i < c->npts; i++)
-		fprintf(out, "  N %5ld  %10.0f ns per page\n", c->pts[i].n, c->pts[i].ns_per_page);
-	fprintf(out, "one VMA visited: %.1f ns (fixed %.0f ns a page, r2 %.3f, %d points) on %s\n", c->vma_ns,
+	long ns[WALK_CALIB_MAX_FAMILIES];
+	double q[WALK_CALIB_MAX_FAMILIES];
+	int m = walk_calib_quantiles(c, ns, q, WALK_CALIB_MAX_FAMILIES);
+	for (int i = 0; i < m; i++) {
+		double lo = HUGE_VAL, hi = 0;
+		int k = 0;
+		for (int j = 0; j < c->npts; j++)
+			if (c->pts[j].n == ns[i]) {
+				k++;
+				lo = fmin(lo, c->pts[j].ns_per_page);
+				hi = fmax(hi, c->pts[j].ns_per_page);
+			}
+		fprintf(out, "  N %5ld  %10.0f ns per page (quantile %g of %d samples; %.0f to %.0f)\n", ns[i], q[i],
+			WALK_CALIB_QUANTILE, k, lo, hi);
+	}
+	fprintf(out, "one VMA visited: %.1f ns (fixed %.0f ns a page, r2 %.3f, %d samples) on %s\n", c->vma_ns,
 		c->fixed_ns, c->r2, c->npts, c->release);
 	if (c->ncurve)
-		fprintf(out, "a walk's cost against its VMAs (the rounds' trimmed mean, the page-out's part off):");
+		fprintf(out, "a walk's cost against its VMAs (each N's quantile, the page-out's part off):");
 	for (int i = 0; i < c->ncurve; i++)
 		fprintf(out, " %ld: %.0f ns (%.0f a VMA)%s", c->curve[i].n, c->curve[i].ns_per_page,
 			c->curve[i].ns_per_page / (double)c->curve[i].n, i + 1 < c->ncurve ? "," : "\n");
 	if (walk_calib_check(c, err, sizeof(err)) < 0) { /* kept, the engine could not load or use it */
-		rb_error("calibrate-walk: %s: the rounds were the machine's noise, not the walks' cost (N %ld: %.0f ns a "
-			 "page); nothing is kept: measure again on a quiet machine, with larger families or more "
-			 "--repetitions",
-			 err, c->npts ? c->pts[0].n : 0L, c->npts ? c->pts[0].ns_per_page : 0.0);
-		return -1;
+		rb_error("calibrate-walk: %s: the samples were the machine's noise, not the walks' cost; nothing is "
+			 "kept: measure again on a quieter machine, or with more --repetitions",
+			 err);
+		return -2;
 	}
-	/* The line's r2 says little now that the cost per VMA grows with N;
-	 * rounds of one N that disagree say the machine was not quiet. */
+	/* With the CPU clock and a low quantile, rounds of one N agree on a
+	 * machine whose other work only preempts the walks; rounds that do
+	 * not measured noise inside the walks themselves (cache and memory
+	 * taken by others, a host's steal), and such a calibration is not
+	 * kept. */
 	long at;
 	double spread = walk_calib_spread(c, &at);
-	if (spread > WALK_CALIB_SPREAD_QUIET)
-		fprintf(out, "calibrate-walk: the rounds with %ld processes differ by %.0f%% of their median: a busy "
-			     "machine, or a VM's own noise (the README's machine: 2 to 7 times while quiet). The "
-			     "trimmed means are kept; measure again to see how far they move\n",
-			at, 100 * spread);
+	if (spread > plan->max_spread) {
+		rb_error("calibrate-walk: the rounds' quantiles with %ld processes differ by %.1f%% (more than %.0f%%): "
+			 "the machine's noise, not the walk's cost; nothing is kept",
+			 at, 100 * spread, 100 * plan->max_spread);
+		return -2;
+	}
+	fprintf(out, "spread: the rounds' quantiles differ by at most %.1f%% (N %ld; refused past %.0f%%)\n",
+		100 * spread, at, 100 * plan->max_spread);
 
 	struct sample_set ss[WALK_CALIB_MAX_POINTS + 1];
 	struct recorded_point p[WALK_CALIB_MAX_POINTS + 1];
@@ -78,16 +99,20 @@ int walk_calib_keep(const char *db_path, const struct walk_calib_plan *plan, str
 	ss_add(&ss[c->npts], "r2", c->r2, "ratio");
 	p[c->npts] = (struct recorded_point){ "walk_fit", 0, "least squares of ns per page against N", &ss[c->npts] };
 	struct run_here here;
-	char cmdline[300];
-	snprintf(cmdline, sizeof(cmdline), "calibrate-walk families=%d pages=%ld repetitions=%d", plan->n_families,
-		 plan->pages, plan->repetitions);
+	char cmdline[300], measured[1200], when[32], fp[320];
+	rb_utc_now(when, sizeof(when));
+	machine_fingerprint(fp, sizeof(fp));
+	snprintf(cmdline, sizeof(cmdline), "calibrate-walk families=%d pages=%ld slices=%d repetitions=%d",
+		 plan->n_families, plan->pages, plan->slices, plan->repetitions);
 	run_here_init(&here, "host", NULL, "calibrate-walk", cmdline);
 	int64_t run;
 	int rc = run_record(db_path, &here.m, p, c->npts + 1, NULL, &run);
 	for (int i = 0; i <= c->npts; i++)
 		ss_free(&ss[i]);
 	if (rc || results_path(db_path, WALK_CALIB_FILE, path, sizeof(path)) < 0 ||
-	    walk_calib_save(path, c, rb_revision(), err, sizeof(err)) < 0) {
+	    (snprintf(measured, sizeof(measured), "%s on %s, as run %lld of %s: rmapbench %s", when, fp, (long long)run,
+		      db_path, cmdline),
+	     walk_calib_save(path, c, rb_revision(), measured, err, sizeof(err)) < 0)) {
 		if (!rc)
 			rb_error("%s", err);
 		return -1;

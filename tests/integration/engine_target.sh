@@ -80,9 +80,23 @@ grep -q "sim_cpus: 0 is outside" "$tmp/o" || fail "sim_cpus=0: $(cat "$tmp/o")"
 if [[ $(id -u) == 0 ]]; then
 	# families large enough that the walks outweigh a busy machine's noise (with
 	# 40 and 80 one slow round with no process made the slope negative)
-	"$BIN" --db "$db" calibrate-walk --families 0,400,800 --pages 64 --repetitions 3 >"$tmp/c" 2>&1 ||
+	# A calibration whose rounds disagree past --max-spread is refused
+	# with its figures, and nothing is kept (any two rounds differ by
+	# more than 0.01%).
+	"$BIN" --db "$db" calibrate-walk --families 0,400,800 --pages 64 --repetitions 2 --max-spread 0.0001 \
+		>"$tmp/c" 2>&1
+	rc=$?
+	[[ $rc == 2 ]] || fail "a calibration past its spread exited $rc, not 2: $(cat "$tmp/c")"
+	grep -qE "the rounds' quantiles with (400|800) processes differ by [0-9.]+% \(more than 0%\): the machine's noise" \
+		"$tmp/c" || fail "the refusal has no figures: $(cat "$tmp/c")"
+	[[ ! -e "$db-walk-calibration.tsv" ]] || fail "a refused calibration was kept"
+	# The mechanics of a kept one (the spread of this test's short rounds
+	# on a busy CI machine is not what is tested here)
+	"$BIN" --db "$db" calibrate-walk --families 0,400,800 --pages 64 --repetitions 3 --max-spread 100 >"$tmp/c" 2>&1 ||
 		fail "calibrate-walk exited $?: $(cat "$tmp/c")"
 	grep -q "one VMA visited: .* ns" "$tmp/c" || fail "calibrate-walk said: $(cat "$tmp/c")"
+	grep -q "^spread: the rounds' quantiles differ by at most" "$tmp/c" || fail "no spread said: $(cat "$tmp/c")"
+	expect 2 "--pages 60: not a multiple of --slices 8" "$BIN" --db "$db" calibrate-walk --pages 60
 	"$BIN" --db "$db" calibrate-walk --families 0,400,400 >"$tmp/c2" 2>&1 && fail "a family size given twice was taken"
 	grep -q -- "--families: 400 is given twice" "$tmp/c2" || fail "a family size given twice: $(cat "$tmp/c2")"
 	grep -q "^curve	400:[0-9]*,800:[0-9]*$" "$db-walk-calibration.tsv" || fail "no curve kept: $(cat "$db-walk-calibration.tsv")"

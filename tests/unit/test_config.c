@@ -91,38 +91,43 @@ int main(void)
 		CHECK(walk_calib_parse("348.1\t5779\t0.946\t12\tr\n348.1\t5779\t0.946\t12\tr\n", "w.tsv", &wc, e,
 				       sizeof(e)) < 0 && strstr(e, "w.tsv:2: a second calibration line"),
 		      "two calibration lines: %s", e);
-		/* the curve from rounds: each N's mean, the page-out's part off, never falling */
+		/* the curve from samples: each N's low quantile (the nearest rank
+		 * below 0.1: the lowest of up to ten), the page-out's part off,
+		 * never falling */
 		struct walk_calib m = { .npts = 7 };
 		const long n[] = { 0, 0, 100, 100, 100, 200, 300 };
 		const double y[] = { 10, 30, 120, 500, 115, 100, 400 };
 		for (int i = 0; i < 7; i++)
-			m.pts[i] = (struct walk_point){ n[i], y[i] };
+			m.pts[i] = (struct walk_point){ .n = n[i], .ns_per_page = y[i] };
 		walk_calib_make_curve(&m);
 		char text[200];
 		CHECK(m.ncurve == 3 && walk_calib_curve_text(&m, text, sizeof(text)) == 0 &&
-			      !strcmp(text, "100:225,200:225,300:380"),
-		      "curve from means less N=0's, kept from falling: %s", m.ncurve ? text : "none");
+			      !strcmp(text, "100:105,200:105,300:390"),
+		      "curve from the quantiles less N=0's, kept from falling: %s", m.ncurve ? text : "none");
 		{
-			/* from five rounds on, the fastest and the slowest are left out */
-			struct walk_calib t = { .npts = 8 };
-			const double r[] = { 0, 0, 90, 1000, 100, 110, 10, 120 };
-			for (int i = 0; i < 8; i++)
-				t.pts[i] = (struct walk_point){ i < 2 ? 0 : 400, r[i] };
+			/* twenty samples: the quantile is the second lowest, so one
+			 * sample that met a lucky cache is not the answer either */
+			struct walk_calib t = { .npts = 22 };
+			t.pts[0] = (struct walk_point){ .n = 0, .ns_per_page = 0 };
+			t.pts[1] = (struct walk_point){ .n = 0, .ns_per_page = 0 };
+			for (int i = 2; i < 22; i++)
+				t.pts[i] = (struct walk_point){ .n = 400, .ns_per_page = i == 5 ? 50 : 100 + 10 * i };
 			walk_calib_make_curve(&t);
 			CHECK(t.ncurve == 1 && walk_calib_curve_text(&t, text, sizeof(text)) == 0 &&
-				      !strcmp(text, "400:105"),
-			      "six rounds: the mean of the middle four: %s", t.ncurve ? text : "none");
+				      !strcmp(text, "400:120"),
+			      "twenty samples: the second lowest: %s", t.ncurve ? text : "none");
 		}
 		{
-			/* a busy machine is judged by the walks' rounds, not the
-			 * page-out's microseconds (this machine's: 7 to 16 us) */
-			struct walk_calib b = { .npts = 6 };
-			const double r[] = { 7012, 817381, 6986, 2141804, 15745, 1083615 };
-			for (int i = 0; i < 6; i++)
-				b.pts[i] = (struct walk_point){ i % 2 ? 2000 : 0, r[i] };
+			/* the spread is of the rounds' own quantiles, and of the
+			 * walks, not the page-out's microseconds */
+			struct walk_calib b = { .npts = 8 };
+			const double r[] = { 7012, 817381, 6986, 900000, 15745, 1083615, 40000, 2000000 };
+			for (int i = 0; i < 8; i++)
+				b.pts[i] = (struct walk_point){ .n = i % 2 ? 2000 : 0, .ns_per_page = r[i], .round = i / 4 };
 			long at = 0;
 			double sp = walk_calib_spread(&b, &at);
-			CHECK(at == 2000 && sp > 1.2 && sp < 1.3, "the spread is the walks': %.2f at %ld", sp, at);
+			CHECK(at == 2000 && sp > 0.325 && sp < 0.326, "rounds of lowest 817,381 and 1,083,615: %.4f at %ld",
+			      sp, at);
 		}
 		/* what calibrate-walk will not keep: rounds the noise outweighed */
 		m.vma_ns = 2.5;
@@ -132,7 +137,7 @@ int main(void)
 		struct walk_calib z = { .npts = 3, .vma_ns = 1 };
 		const double slow0[] = { 69165, 34104, 27165 }; /* one slow round with no process: this machine's */
 		for (int i = 0; i < 3; i++)
-			z.pts[i] = (struct walk_point){ i * 40L, slow0[i] };
+			z.pts[i] = (struct walk_point){ .n = i * 40L, .ns_per_page = slow0[i] };
 		walk_calib_make_curve(&z);
 		CHECK(walk_calib_check(&z, e, sizeof(e)) < 0 && strstr(e, "no walk on the curve"),
 		      "a curve of nothing is not: %s", e);
