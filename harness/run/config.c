@@ -309,6 +309,7 @@ static const struct key {
 	{ "pids_max", K_LONG, AT(pids_max), 0, 4194304, NULL, NULL, false },
 	{ "swap_mib", K_LONG, AT(swap_mib), 0, 65536, NULL, NULL, false },
 	{ "stress_ng", K_TEXT, AT(stress_ng), 0, 0, NULL, NULL, false },
+	{ "walk_calibration", K_TEXT, AT(walk_calibration), 0, 0, NULL, NULL, false },
 	{ "collectors", K_LIST, 0, 0, 0, 0, NULL, set_collectors, false },
 	{ "pfm_events", K_LIST, 0, 0, 0, 0, NULL, set_pfm_events, false },
 	{ "point_timeout_s", K_DOUBLE, AT(point_timeout_s), 1, 86400, NULL, NULL, false },

@@ -23,6 +23,9 @@ struct config {
 	long pids_max;        /* 0: 2 x users + 64, capped below pid_max */
 	long swap_mib;        /* > 0: a swap file for the run, undone after */
 	char stress_ng[256];  /* companion stress-ng arguments, "" for none */
+	/* target engine: the walk calibration file to charge walks by (a
+	 * shipped reference); "" for this host's, measured when missing */
+	char walk_calibration[256];
 	char collectors[8][16];
 	int n_collectors;
 	char pfm_events[16][48];

@@ -129,7 +129,23 @@ int run_suite(struct config *cfg, const char *db_path, struct suite_result *res)
 	 * costs this kernel: measured by calibrate-walk, never a number of ours. */
 	struct walk_calib wc = { 0 };
 	char wc_source[400] = "", wc_curve[WALK_CURVE_TEXT_MAX + 1] = "";
-	if (engine && !config_param(cfg, "sim_vma_ns") && !config_param(cfg, "sim_walk_curve")) {
+	if (engine && !config_param(cfg, "sim_vma_ns") && !config_param(cfg, "sim_walk_curve") &&
+	    cfg->walk_calibration[0]) {
+		/* a shipped calibration: the same answer on any machine */
+		char err[600];
+		int lr = walk_calib_load(cfg->walk_calibration, &wc, err, sizeof(err));
+		if (lr < 0 || !wc.ncurve) {
+			if (!lr)
+				snprintf(err, sizeof(err), "%s: no curve line (a file from before walks were charged by "
+					 "their length)", cfg->walk_calibration);
+			rb_error("%s: walk_calibration: %s", cfg->path, err);
+			return 1;
+		}
+		if (walk_calib_curve_text(&wc, wc_curve, sizeof(wc_curve)) < 0)
+			wc_curve[0] = 0;
+		snprintf(wc_source, sizeof(wc_source), "%s: %d walk lengths up to %ld VMAs, measured on %s",
+			 cfg->walk_calibration, wc.ncurve, wc.curve[wc.ncurve - 1].n, wc.release);
+	} else if (engine && !config_param(cfg, "sim_vma_ns") && !config_param(cfg, "sim_walk_curve")) {
 		char path[PATH_MAX];
 		if (walk_calib_ensure(db_path, &wc, path, sizeof(path)) < 0) {
 			rb_error("%s: target engine needs the running kernel's walk cost, and it could not be measured "
