@@ -24,7 +24,7 @@ static int usage(const char *msg)
 	      "  by the walker's own CPU clock; keeps each N's low quantile (the machine's other work only\n"
 	      "  adds to a sample): the walk's cost by its length, which the engine target charges.\n"
 	      "  Refuses (exit 2) a calibration whose rounds' quantiles of one N differ by more than F\n"
-	      "  of the lowest (default 0.2): it measured the machine's noise. Needs root (a swap\n"
+	      "  of the lowest (default 0.35): it measured the machine's noise. Needs root (a swap\n"
 	      "  file). Takes about 2 minutes here with the defaults: a round is 16,000 forks.\n"
 	      "  defaults: --families ",
 	      stderr);
