@@ -1,4 +1,5 @@
 #include "config.h"
+#include "stressng.h"
 #include "util.h"
 #include "collector.h"
 #include "engine.h"
@@ -234,6 +235,15 @@ static int set_labels(char *val, char (*out)[64], int max, int *n_out, char *err
 	return 0;
 }
 
+/* stress-ng runs as root: only what its table allows (stressng.c) */
+static int set_stress_ng(struct config *c, char *val, char *err, size_t errlen)
+{
+	if (stressng_args_check(val, err, errlen) < 0)
+		return -1;
+	snprintf(c->stress_ng, sizeof(c->stress_ng), "%s", val);
+	return 0;
+}
+
 static int set_vm_kernels(struct config *c, char *val, char *err, size_t errlen)
 {
 	return set_labels(val, c->vm_kernels, (int)ARRAY_SIZE(c->vm_kernels), &c->n_vm_kernels, err, errlen);
@@ -308,7 +318,7 @@ static const struct key {
 	{ "mem_limit_mib", K_LONG, AT(mem_limit_mib), 0, 1L << 22, NULL, NULL, false },
 	{ "pids_max", K_LONG, AT(pids_max), 0, 4194304, NULL, NULL, false },
 	{ "swap_mib", K_LONG, AT(swap_mib), 0, 65536, NULL, NULL, false },
-	{ "stress_ng", K_TEXT, AT(stress_ng), 0, 0, NULL, NULL, false },
+	{ "stress_ng", K_LIST, 0, 0, 0, 0, NULL, set_stress_ng, false },
 	{ "walk_calibration", K_TEXT, AT(walk_calibration), 0, 0, NULL, NULL, false },
 	{ "collectors", K_LIST, 0, 0, 0, 0, NULL, set_collectors, false },
 	{ "pfm_events", K_LIST, 0, 0, 0, 0, NULL, set_pfm_events, false },

@@ -78,6 +78,88 @@ int stressng_parse_yaml_text(char *s, struct sample_set *out, int forks_as)
 	return found ? 0 : -1;
 }
 
+/* What a companion may be told. A stressor takes its count of workers;
+ * every other option takes a number, a size or a method's name, or
+ * nothing. Nothing here names a file (--log-file, --yaml, --temp-path,
+ * --job, ...), and --timeout and the YAML output are the harness's. */
+enum sng_arg { SNG_COUNT, SNG_SIZE, SNG_NAME, SNG_FLAG };
+static const struct {
+	const char *name;
+	enum sng_arg arg;
+} sng_table[] = {
+	{ "--cpu", SNG_COUNT },	      { "--vm", SNG_COUNT },	      { "--fork", SNG_COUNT },
+	{ "--vfork", SNG_COUNT },     { "--clone", SNG_COUNT },       { "--malloc", SNG_COUNT },
+	{ "--mmap", SNG_COUNT },      { "--brk", SNG_COUNT },	      { "--stack", SNG_COUNT },
+	{ "--bigheap", SNG_COUNT },   { "--memcpy", SNG_COUNT },      { "--pipe", SNG_COUNT },
+	{ "--switch", SNG_COUNT },    { "--madvise", SNG_COUNT },     { "--mremap", SNG_COUNT },
+	{ "--cpu-load", SNG_COUNT },  { "--cpu-ops", SNG_COUNT },     { "--vm-ops", SNG_COUNT },
+	{ "--fork-ops", SNG_COUNT },  { "--fork-max", SNG_COUNT },    { "--vm-hang", SNG_COUNT },
+	{ "--vm-bytes", SNG_SIZE },   { "--mmap-bytes", SNG_SIZE },   { "--malloc-bytes", SNG_SIZE },
+	{ "--bigheap-growth", SNG_SIZE }, { "--cpu-method", SNG_NAME }, { "--vm-method", SNG_NAME },
+	{ "--vm-keep", SNG_FLAG },    { "--vm-populate", SNG_FLAG },  { "--vm-madvise", SNG_NAME },
+	{ "--fork-vm", SNG_FLAG },    { "--oomable", SNG_FLAG },      { "--page-in", SNG_FLAG },
+	{ "--mmap-async", SNG_FLAG }, { "--mmap-file", SNG_FLAG },
+};
+
+/* A count (digits), a size (digits, then at most one of b k m g or %), or
+ * a method's name (letters, digits, '-' and '_', a letter first). */
+static int sng_value_ok(enum sng_arg kind, const char *v)
+{
+	size_t n = strspn(v, "0123456789");
+	if (kind == SNG_COUNT)
+		return n > 0 && n < 10 && !v[n];
+	if (kind == SNG_SIZE)
+		return n > 0 && n < 13 && (!v[n] || (strchr("bBkKmMgG%", v[n]) && !v[n + 1]));
+	if (!((v[0] >= 'a' && v[0] <= 'z') || (v[0] >= 'A' && v[0] <= 'Z')))
+		return 0;
+	size_t l = strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_");
+	return !v[l] && l < 32;
+}
+
+int stressng_args_check(const char *args, char *why, size_t len)
+{
+	char copy[256];
+	if (strlen(args) >= sizeof(copy)) {
+		snprintf(why, len, "longer than %zu characters", sizeof(copy) - 1);
+		return -1;
+	}
+	snprintf(copy, sizeof(copy), "%s", args);
+	int words = 0, stressors = 0;
+	for (char *save = NULL, *t = strtok_r(copy, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+		size_t i = 0;
+		while (i < ARRAY_SIZE(sng_table) && strcmp(sng_table[i].name, t))
+			i++;
+		if (i == ARRAY_SIZE(sng_table)) {
+			snprintf(why, len,
+				 "'%.40s' is not an option a companion may be given (stressors with a count, such as "
+				 "--vm 1 --vm-bytes 70%%; nothing that names a file; --timeout is the harness's)",
+				 t);
+			return -1;
+		}
+		if (++words > 20) {
+			snprintf(why, len, "more than 20 options");
+			return -1;
+		}
+		stressors += sng_table[i].arg == SNG_COUNT && !strchr(t + 2, '-');
+		if (sng_table[i].arg == SNG_FLAG)
+			continue;
+		const char *v = strtok_r(NULL, " \t", &save);
+		if (!v || !sng_value_ok(sng_table[i].arg, v)) {
+			snprintf(why, len, "%s takes %s, not '%.40s'", t,
+				 sng_table[i].arg == SNG_COUNT  ? "a whole number"
+				 : sng_table[i].arg == SNG_SIZE ? "a size (digits, then b, k, m, g or %)"
+								: "a method's name",
+				 v ? v : "nothing");
+			return -1;
+		}
+	}
+	if (words && !stressors) {
+		snprintf(why, len, "no stressor: name one with its count (--cpu 1, --vm 1, --fork 2, ...)");
+		return -1;
+	}
+	return 0;
+}
+
 int companion_start(struct companion *c, const char *args, const char *yaml, double timeout_s, struct sandbox *sb)
 {
 	memset(c, 0, sizeof(*c));

@@ -23,6 +23,11 @@ int stressng_version(char *buf, size_t len);
 int stressng_parse_yaml(const char *path, struct sample_set *out, int forks_as);
 /* The same over a text already read (cut up in place). */
 int stressng_parse_yaml_text(char *text, struct sample_set *out, int forks_as);
+/* A config's stress_ng, checked against the table of what a companion may
+ * be told (stressors with a count, numeric and size options, a few flags):
+ * no option that names a file or a path, for stress-ng runs as root. 0, or
+ * -1 with why (naming the word). */
+int stressng_args_check(const char *args, char *why, size_t len);
 /* Started inside the point's sandbox (sb may be NULL). */
 int companion_start(struct companion *c, const char *args, const char *yaml, double timeout_s, struct sandbox *sb);
 /* -1 when it failed (ended early, or a non-zero status): c->why says how,

@@ -42,7 +42,16 @@ expect 2 "/dev/zero: File too large" "$BIN" --db "$db" engine replay /dev/zero -
 # The stress-ng companion runs inside the point's cgroup, and when it
 # fails the point fails with its reason (the run used to end 'done').
 if command -v stress-ng >/dev/null; then
-	printf 'users = 1\nduration_s = 2\ncollectors = cpu\nstress_ng = --nosuchoption 1\n' >"$tmp/sng.conf"
+	# stress-ng runs as root: a config names only what its table allows,
+	# never a file (this once truncated and rewrote --log-file's)
+	echo precious >"$tmp/victim"
+	printf 'users = 1\nduration_s = 2\ncollectors = cpu\nstress_ng = --cpu 1 --log-file %s\n' "$tmp/victim" >"$tmp/log.conf"
+	expect 2 "$tmp/log.conf:4: stress_ng: '--log-file' is not an option a companion may be given" \
+		"$BIN" --db "$db" run "$tmp/log.conf"
+	[[ $(cat "$tmp/victim") == precious ]] || fail "a companion's option rewrote a file"
+	expect 2 "stress_ng: --vm-bytes takes a size" "$BIN" --db "$db" --set "stress_ng=--vm 1 --vm-bytes /etc/x" run "$tmp/nan.conf"
+	expect 2 "stress_ng: '--timeout' is not an option" "$BIN" --db "$db" --set "stress_ng=--cpu 1 --timeout 9" run "$tmp/nan.conf"
+	printf 'users = 1\nduration_s = 2\ncollectors = cpu\nstress_ng = --cpu 1 --cpu-method nosuch\n' >"$tmp/sng.conf"
 	"$BIN" --db "$db" run "$tmp/sng.conf" >"$tmp/out" 2>&1 && fail "a failed companion left the run done"
 	err=$(sql "$db" "SELECT error FROM points WHERE run_id = (SELECT max(id) FROM runs)")
 	[[ $err == *"stress-ng companion"* ]] || fail "the point does not say the companion failed: '$err'"
