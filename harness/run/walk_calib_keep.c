@@ -5,6 +5,7 @@
 #include "util.h"
 #include "walk_calib.h"
 
+#include <errno.h>
 #include <libgen.h>
 #include <math.h>
 #include <limits.h>
@@ -36,6 +37,10 @@ int walk_calib_keep(const char *db_path, const struct walk_calib_plan *plan, str
 	char dir[PATH_MAX], tmp[PATH_MAX], err[600], path[PATH_MAX];
 	snprintf(tmp, sizeof(tmp), "%s", db_path);
 	snprintf(dir, sizeof(dir), "%s", dirname(tmp));
+	if (rb_mkdir_p(dir) < 0) { /* a fresh database's folder holds the swap file meanwhile */
+		rb_error("calibrate-walk: %s: %s", dir, strerror(errno));
+		return -1;
+	}
 	fprintf(out, "calibrate-walk: %d family sizes x %d repetitions, %ld pages each in %d samples\n",
 		plan->n_families, plan->repetitions, plan->pages, plan->slices);
 	fflush(out);
