@@ -34,8 +34,10 @@ static struct verdict_row *row_for(struct comparison *c, const char *workload, l
 	}
 	struct verdict_row *r = &c->rows[c->n++];
 	memset(r, 0, sizeof(*r));
-	snprintf(r->workload, sizeof(r->workload), "%s", workload);
-	snprintf(r->metric, sizeof(r->metric), "%s", metric);
+	r->workload = strdup(workload);
+	r->metric = strdup(metric);
+	if (!r->workload || !r->metric)
+		abort();
 	r->users = users;
 	return r;
 }
@@ -141,7 +143,7 @@ static void find_drifts(struct comparison *c, const int *deferred, int nd)
 		if (n < DRIFT_MIN_ROWS)
 			continue;
 		struct drift *d = &c->drift[c->ndrift++];
-		snprintf(d->metric, sizeof(d->metric), "%s", r->metric);
+		d->metric = r->metric;
 		d->ratio = median(ratio, n);
 		d->rows = n;
 	}
@@ -302,6 +304,10 @@ int compare_sides(const struct side *a, const struct side *b, struct comparison 
 
 void comparison_free(struct comparison *c)
 {
+	for (int i = 0; i < c->n; i++) {
+		free(c->rows[i].workload);
+		free(c->rows[i].metric);
+	}
 	free(c->rows);
 	memset(c, 0, sizeof(*c));
 }

@@ -50,7 +50,8 @@ enum verdict_kind {
 };
 
 struct verdict_row {
-	char workload[64], metric[64], unit[24];
+	char *workload, *metric; /* whole, however long (freed with the comparison) */
+	char unit[24];
 	long users;
 	int na, nb;
 	double median_a, median_b, change;   /* change: relative, B against A */
@@ -64,7 +65,7 @@ struct verdict_row {
 #define DRIFT_MAX_METRICS 4
 
 struct drift {
-	char metric[64];
+	const char *metric; /* a row's */
 	double ratio;   /* B's times against A's, every row alike */
 	int rows;
 };

@@ -29,6 +29,19 @@ assert any(c.get("name") == "rmap_vmas_per_walk" and "rmap_vmas_per_walk" in c.f
            for c in fails)
 PY
 grep -q '^| regression | walkcost | 50 | rmap_vmas_per_walk |' "$tmp/m.md" || fail "the Markdown summary: $(head -n 8 "$tmp/m.md")"
+# Names are compared whole, however long: with a workload's name of 70
+# bytes, and a metric's of 80, on both sides (a benchmark's, or one from a
+# merged database) the rows meet, and the regression is seen. Names cut
+# at 63 bytes once made such rows "only in B", and the run exit 0.
+cp "$db" "$tmp/long.db"
+wl=$(printf 'walkcost/%061d' 7)
+mt=$(printf 'rmap_vmas_per_walk_%061d' 7)
+sql "$tmp/long.db" "UPDATE points SET workload = '$wl' WHERE run_id IN (1, 3); UPDATE results SET metric = '$mt' WHERE metric = 'rmap_vmas_per_walk' AND run_id IN (1, 3)"
+"$BIN" --db "$tmp/long.db" compare 1 3 >"$tmp/long" 2>&1
+rc=$?
+[[ $rc == 1 ]] || fail "a regression under 70-byte names exited $rc, not 1: $(tail -n 3 "$tmp/long")"
+grep -q "only in" <(grep "$wl" "$tmp/long") && fail "70-byte names did not meet: $(grep "$wl" "$tmp/long" | head -3)"
+[[ $(grep -c "^regression .*walkcost/0000" "$tmp/long") -ge 1 ]] || fail "the long-named regression is not said: $(head -n 12 "$tmp/long")"
 
 # measured metrics: ten repetitions a side from a workload that says what it measured
 cat >"$tmp/load" <<SH
