@@ -13,6 +13,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,17 +32,33 @@ static void rmap_kprobes(const char *release, char *plan, size_t len)
 		 folio ? "folio_referenced_one" : "page_referenced_one");
 }
 
+/* A guest's frames are outside bytes. Its facts become point attributes,
+ * but never one the host owns (vm_*: the accelerator, the kernel, how
+ * it ended) nor one already set; its metrics count once a point each, so
+ * a guest cannot stand one measurement for fifty repetitions, nor add a
+ * sample to one the host measured (vm_boot_to_end_s). */
+static bool attr_set(const struct sample_set *ss, const char *key)
+{
+	for (size_t i = 0; i < ss->nattrs; i++)
+		if (!strcmp(ss->attrs[i].key, key))
+			return true;
+	return false;
+}
+
 static void on_payload(void *arg, const char *payload)
 {
 	struct sample_set *ss = arg;
+	char key[64];
+	int off = 0;
 	if (!strncmp(payload, "info ", 5)) {
-		/* Facts about the guest: point attributes, as on the host. */
-		char key[48];
-		int off = 0;
-		if (sscanf(payload + 5, "%47s %n", key, &off) == 1 && off > 0)
+		if (sscanf(payload + 5, "%47s %n", key, &off) == 1 && off > 0 && strncmp(key, "vm_", 3) &&
+		    !attr_set(ss, key))
 			ss_attr(ss, key, "%s", payload + 5 + off);
 		return;
 	}
+	if ((sscanf(payload, "metric %63s", key) == 1 || sscanf(payload, "unavailable %63s", key) == 1) &&
+	    ss_find(ss, key))
+		return;
 	ss_parse_line(ss, payload, "");
 }
 
