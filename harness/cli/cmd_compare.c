@@ -45,8 +45,12 @@ static struct db *db_of(struct dbs *d, const char *path)
 static int parse_side(struct dbs *d, const char *home, const char *spec, struct side *s)
 {
 	char copy[2048];
-	snprintf(copy, sizeof(copy), "%s", spec);
 	memset(s, 0, sizeof(*s));
+	if (strlen(spec) >= sizeof(copy)) {
+		rb_error("compare: a side of %zu characters: at most %zu", strlen(spec), sizeof(copy) - 1);
+		return -1;
+	}
+	snprintf(copy, sizeof(copy), "%s", spec);
 	snprintf(s->label, sizeof(s->label), "%s", spec);
 	for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		char *colon = strrchr(tok, ':');
@@ -73,6 +77,13 @@ static int parse_side(struct dbs *d, const char *home, const char *spec, struct 
 			rb_error("compare: %s: no run '%s'%s", path, run, found < 0 ? " (the database could not be read)" : "");
 			return -1;
 		}
+		/* a run pooled twice is its repetitions counted twice: a
+		 * difference Mann-Whitney would find that is not there */
+		for (int i = 0; i < s->nruns; i++)
+			if (s->runs[i] == s->runs[s->nruns]) {
+				rb_error("compare: '%s': run %lld is given twice", spec, (long long)s->runs[i]);
+				return -1;
+			}
 		s->nruns++;
 	}
 	if (!s->nruns) {

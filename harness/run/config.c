@@ -549,6 +549,11 @@ int config_set(struct config *c, const char *kv, char *err, size_t errlen)
 			return -1;
 		}
 	}
+	if (strlen(kv) + sizeof("  # --set\n") > sizeof(line)) { /* never cut: the last value would change */
+		snprintf(err, errlen, "--set %.*s: longer than %zu characters", (int)strcspn(kv, "="), kv,
+			 sizeof(line) - sizeof("  # --set\n"));
+		return -1;
+	}
 	snprintf(line, sizeof(line), "%s", kv);
 	if (parse_line(c, line, msg, sizeof(msg)) < 0) {
 		snprintf(err, errlen, "--set %s: %s", kv, msg);

@@ -29,6 +29,8 @@ assert any(c.get("name") == "rmap_vmas_per_walk" and "rmap_vmas_per_walk" in c.f
            for c in fails)
 PY
 grep -q '^| regression | walkcost | 50 | rmap_vmas_per_walk |' "$tmp/m.md" || fail "the Markdown summary: $(head -n 8 "$tmp/m.md")"
+# A run given twice on a side would be pooled twice: refused
+expect 2 "compare: '1,1,1': run 1 is given twice" "$BIN" --db "$db" compare 1,1,1 2
 # Names are compared whole, however long: with a workload's name of 70
 # bytes, and a metric's of 80, on both sides (a benchmark's, or one from a
 # merged database) the rows meet, and the regression is seen. Names cut

@@ -35,6 +35,9 @@ printf 'duration_s = nan\n' >"$tmp/d.conf"
 expect 2 "$tmp/d.conf:1: duration_s: 'nan' is not a finite number" "$BIN" --db "$db" run "$tmp/d.conf"
 expect 2 "duration_s: 'inf' is not a finite number" "$BIN" --db "$db" --set duration_s=inf run "$tmp/nan.conf"
 expect 2 "a control character" "$BIN" --db "$db" --set $'seed=1\nrun rm -rf /' run "$tmp/nan.conf"
+# a --set line is never cut (the last of its users would change silently)
+long="users=$(printf '%08d ' $(seq 1 60))"
+expect 2 "--set users: longer than" "$BIN" --db "$db" --set "$long" run "$tmp/nan.conf"
 [[ $(sql "$db" "SELECT count(*) FROM runs") == 1 ]] || fail "a refused config recorded a run"
 expect 2 "/dev/zero: larger than 1024 KiB" "$BIN" --db "$db" run /dev/zero
 expect 2 "/dev/zero: File too large" "$BIN" --db "$db" engine replay /dev/zero --variant avc --no-db
