@@ -1,9 +1,27 @@
 #include "escape.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+size_t utf8_valid_len(const char *p)
+{
+	const unsigned char *s = (const unsigned char *)p;
+	if (s[0] < 0x80)
+		return 1;
+	size_t n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+	if (!n)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80) /* a NUL here too: cut short */
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) || /* overlong; a surrogate */
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))   /* overlong; past U+10FFFF */
+		return 0;
+	return n;
+}
 
 void json_write_string(FILE *f, const char *s)
 {
@@ -12,27 +30,85 @@ void json_write_string(FILE *f, const char *s)
 		return;
 	}
 	fputc('"', f);
-	for (; *s; s++) {
+	while (*s) {
 		unsigned char c = (unsigned char)*s;
+		size_t n = utf8_valid_len(s);
+		if (!n) {
+			fputs("\\ufffd", f);
+			s++;
+			continue;
+		}
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
 		else if (c < 0x20 || c == 0x7f)
 			fprintf(f, "\\u%04x", c);
 		else
-			fputc(c, f);
+			fwrite(s, 1, n, f);
+		s += n;
 	}
 	fputc('"', f);
+}
+
+void json_write_number(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.17g", v);
+	else
+		fputs("null", f);
+}
+
+void term_safe_copy(char *buf, size_t len, const char *s)
+{
+	size_t o = 0;
+	if (!len)
+		return;
+	while (s && *s && o + 1 < len) {
+		size_t n = utf8_valid_len(s);
+		unsigned char c = (unsigned char)*s;
+		/* C1 controls are U+0080 to U+009F: 0xc2 0x80 to 0xc2 0x9f */
+		if (!n || c < 0x20 || c == 0x7f || (n == 2 && c == 0xc2 && (unsigned char)s[1] < 0xa0)) {
+			buf[o++] = '?';
+			s += n ? n : 1;
+			continue;
+		}
+		if (o + n >= len)
+			break;
+		memcpy(buf + o, s, n);
+		o += n;
+		s += n;
+	}
+	buf[o] = 0;
+}
+
+void term_write_safe(FILE *f, const char *s)
+{
+	char buf[512];
+	while (s && *s) {
+		/* a chunk at a sequence's boundary, at most 255 bytes of input */
+		size_t take = 0;
+		while (s[take] && take < 255)
+			take += utf8_valid_len(s + take) ? utf8_valid_len(s + take) : 1;
+		char in[260];
+		memcpy(in, s, take);
+		in[take] = 0;
+		term_safe_copy(buf, sizeof(buf), in);
+		fputs(buf, f);
+		s += take;
+	}
 }
 
 void csv_write_field(FILE *f, const char *s)
 {
 	if (!s)
 		return;
-	if (!strpbrk(s, ",\"\r\n")) {
+	bool formula = strchr("=+-@\t\r", s[0]) && s[0];
+	if (!formula && !strpbrk(s, ",\"\r\n")) {
 		fputs(s, f);
 		return;
 	}
 	fputc('"', f);
+	if (formula)
+		fputc('\'', f);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', f);

@@ -70,11 +70,23 @@ static const char *text(const char *s)
 	return s ? s : "-";
 }
 
+/* Text from the database on its way to a terminal: its control bytes
+ * (a name that sets the title or clears the screen) as '?'. A few at a
+ * time in one printf: rotating buffers. */
+static const char *shown(const char *s)
+{
+	static char bufs[12][512];
+	static int next;
+	char *b = bufs[next++ % 12];
+	term_safe_copy(b, sizeof(bufs[0]), text(s));
+	return b;
+}
+
 static int print_run_line(void *arg, const struct db_run *r)
 {
 	(void)arg;
-	printf("%-5lld %-8s %-7s %-14s %-21s %6d  %s / %s", (long long)r->id, text(r->status), text(r->target),
-	       text(r->config_name), text(r->started_at), r->npoints, text(r->host), text(r->kernel_release));
+	printf("%-5lld %-8s %-7s %-14s %-21s %6d  %s / %s", (long long)r->id, shown(r->status), shown(r->target),
+	       shown(r->config_name), shown(r->started_at), r->npoints, shown(r->host), shown(r->kernel_release));
 	if (r->note)
 		printf("  (%s)", r->note);
 	putchar('\n');
@@ -98,27 +110,27 @@ static int print_run_head(void *arg, const struct db_run *r)
 {
 	(void)arg;
 	printf("run %lld: %s, %s on %s (%s, kernel config %s), rmapbench %s\n  %s .. %s%s%s\n", (long long)r->id,
-	       text(r->config_name), text(r->status), text(r->host), text(r->kernel_release),
-	       text(r->kernel_config_hash), text(r->revision), text(r->started_at), text(r->ended_at),
-	       r->note ? "\n  note: " : "", r->note ? r->note : "");
+	       shown(r->config_name), shown(r->status), shown(r->host), shown(r->kernel_release),
+	       shown(r->kernel_config_hash), shown(r->revision), shown(r->started_at), shown(r->ended_at),
+	       r->note ? "\n  note: " : "", r->note ? shown(r->note) : "");
 	return 0;
 }
 
 static int print_stats(void *arg, const struct db_metric_stats *m)
 {
 	char *prev = arg, key[128];
-	snprintf(key, sizeof(key), "%s users=%ld", text(m->workload), m->users);
+	snprintf(key, sizeof(key), "%s users=%ld", shown(m->workload), m->users);
 	if (strcmp(key, prev)) {
 		printf("\n%s\n  %-32s %4s %14s %12s %14s %14s  %s\n", key, "metric", "n", "mean", "stddev", "min", "max",
 		       "unit");
 		snprintf(prev, 128, "%s", key);
 	}
-	printf("  %-32s %4d %14.6g ", text(m->metric), m->n, m->mean);
+	printf("  %-32s %4d %14.6g ", shown(m->metric), m->n, m->mean);
 	if (isnan(m->var))
 		printf("%12s ", "(n=1)");
 	else
 		printf("%12.4g ", sqrt(m->var));
-	printf("%14.6g %14.6g  %s\n", m->min, m->max, text(m->unit));
+	printf("%14.6g %14.6g  %s\n", m->min, m->max, shown(m->unit));
 	return 0;
 }
 
@@ -128,15 +140,15 @@ static int print_unavailable(void *arg, const struct db_unavailable *u)
 	if (*first)
 		printf("\nunavailable:\n");
 	*first = 0;
-	printf("  %-32s %s (%d points)\n", text(u->metric), text(u->reason), u->points);
+	printf("  %-32s %s (%d points)\n", shown(u->metric), shown(u->reason), u->points);
 	return 0;
 }
 
 static int print_not_done(void *arg, const struct db_point *p)
 {
 	(void)arg;
-	printf("\npoint %d (%s users=%ld rep=%d) %s: %s\n", p->seq, text(p->workload), p->users, p->repetition,
-	       text(p->status), text(p->error));
+	printf("\npoint %d (%s users=%ld rep=%d) %s: %s\n", p->seq, shown(p->workload), p->users, p->repetition,
+	       shown(p->status), shown(p->error));
 	return 0;
 }
 
@@ -198,14 +210,18 @@ static int export_row(void *arg, const struct db_tidy_row *t)
 			printf(", \"value\": null, \"unavailable\": ");
 			json_write_string(stdout, text(t->reason));
 		} else {
-			printf(", \"value\": %.17g, \"unit\": ", t->value);
+			printf(", \"value\": ");
+			json_write_number(stdout, t->value); /* a merged database's inf is null */
+			printf(", \"unit\": ");
 			json_write_string(stdout, text(t->unit));
 		}
 		putchar('}');
 	} else {
 		printf("%lld,%lld,", (long long)x->run, (long long)t->point_id);
 		csv_write_field(stdout, text(t->workload));
-		printf(",%ld,%d,%s,", t->users, t->repetition, text(t->point_status));
+		printf(",%ld,%d,", t->users, t->repetition);
+		csv_write_field(stdout, text(t->point_status));
+		putchar(',');
 		csv_write_field(stdout, text(t->metric));
 		if (t->unavailable) {
 			printf(",,,");

@@ -36,7 +36,10 @@ static void drift_text(char *buf, size_t len, const struct drift *d)
 static void print_rows(const struct comparison *c, const struct side *a, const struct side *b,
 		       const enum verdict_kind *kinds, size_t nkinds)
 {
-	printf("A = %s, B = %s; change is B against A\n", a->label, b->label);
+	char la[160], lb[160];
+	term_safe_copy(la, sizeof(la), a->label);
+	term_safe_copy(lb, sizeof(lb), b->label);
+	printf("A = %s, B = %s; change is B against A\n", la, lb);
 	for (int k = 0; k < c->ndrift; k++) {
 		char text[400];
 		drift_text(text, sizeof(text), &c->drift[k]);
@@ -66,8 +69,12 @@ static void print_rows(const struct comparison *c, const struct side *a, const s
 			fmt_value(vb, sizeof(vb), r->median_b, r->nb);
 			if (r->na && r->nb && r->median_a != 0)
 				snprintf(ch, sizeof(ch), "%+.1f%%", 100 * r->change);
-			printf("%-12s %-*.*s %6ld %-30.30s %12s %12s %8s  %s\n", verdict_name(r->kind), w, w, r->workload,
-			       r->users, r->metric, va, vb, ch, r->note);
+			char wl[256], mt[256], note[256];
+			term_safe_copy(wl, sizeof(wl), r->workload);
+			term_safe_copy(mt, sizeof(mt), r->metric);
+			term_safe_copy(note, sizeof(note), r->note);
+			printf("%-12s %-*.*s %6ld %-30.30s %12s %12s %8s  %s\n", verdict_name(r->kind), w, w, wl, r->users,
+			       mt, va, vb, ch, note);
 		}
 	printf("%s%d regressions, %d improvements, %d changed, %d same, %d too few to test, %d only in A, %d only in B\n",
 	       shown ? "\n" : "", c->counts[V_REGRESSION], c->counts[V_IMPROVEMENT], c->counts[V_CHANGED],
@@ -89,6 +96,16 @@ static void xml_escaped(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
 		unsigned char ch = (unsigned char)*s;
+		size_t n = utf8_valid_len(s);
+		if (!n) { /* a parser stops at a byte that is not UTF-8 */
+			fputc('?', f);
+			continue;
+		}
+		if (n > 1) {
+			fwrite(s, 1, n, f);
+			s += n - 1;
+			continue;
+		}
 		if (ch == '<')
 			fputs("&lt;", f);
 		else if (ch == '>')
@@ -208,11 +225,22 @@ int verdicts_junit(const char *path, const struct comparison *c, const struct si
 	return verdicts_junit_n(path, 1, c, a, b);
 }
 
-/* A table cell: no pipes, no line breaks, whatever the database held. */
+/* A table cell: no pipes, no line breaks, no HTML (a summary page renders
+ * it), no terminal controls, whatever the database held. */
 static void md_cell(FILE *f, const char *s)
 {
-	for (; s && *s; s++)
-		fputc(*s == '|' || *s == '\n' || *s == '\r' || *s == '`' ? ' ' : *s, f);
+	char safe[1024];
+	term_safe_copy(safe, sizeof(safe), s);
+	for (const char *p = safe; *p; p++) {
+		if (*p == '<')
+			fputs("&lt;", f);
+		else if (*p == '>')
+			fputs("&gt;", f);
+		else if (*p == '&')
+			fputs("&amp;", f);
+		else
+			fputc(*p == '|' || *p == '`' ? ' ' : *p, f);
+	}
 }
 
 static void markdown_section(FILE *f, const struct comparison *c, const struct side *a, const struct side *b)

@@ -2,6 +2,7 @@
  * run does not line up with one users count), runs each point and records
  * it in one transaction. */
 #include "suite.h"
+#include "escape.h"
 #include "walk_calib.h"
 #include "walkcurve.h"
 
@@ -77,8 +78,11 @@ static void summary_line(const struct point_spec *ps, const struct point_out *po
 		fprintf(stderr, " sys_pct=%.1f", sys->value);
 	if (lock && !lock->unavailable)
 		fprintf(stderr, " lock_contentions=%.0f", lock->value);
-	if (po->error[0])
-		fprintf(stderr, " (%.200s)", po->error);
+	if (po->error[0]) { /* a guest's console tail: no escapes to the terminal */
+		char safe[240];
+		term_safe_copy(safe, sizeof(safe), po->error);
+		fprintf(stderr, " (%.200s)", safe);
+	}
 	fputc('\n', stderr);
 }
 

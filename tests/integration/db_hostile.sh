@@ -51,4 +51,37 @@ fi
 
 "$BIN" --db "" runs >"$tmp/out" 2>"$tmp/err" && fail "--db '' was accepted"
 [[ $(wc -l <"$tmp/err") == 1 ]] && grep -q -- "--db: an empty path" "$tmp/err" || fail "--db '': $(cat "$tmp/err")"
+
+# Names from a merged database are outside bytes: a workload named with a
+# terminal's escape (a title, a cleared screen), bytes that are not UTF-8
+# and a spreadsheet formula, and a value of inf. Each output writes them
+# as its format can carry them: '?' on a terminal, U+FFFD in JSON, '?' in
+# JUnit's XML, entities in Markdown, a quoted formula in CSV, null for inf.
+hdb=$tmp/names/rb.db
+mkdir -p "$tmp/names"
+"$BIN" --db "$hdb" engine walkcost --variant avc --children 10 --pages 4 >/dev/null 2>&1 || fail "walkcost"
+"$BIN" --db "$hdb" engine walkcost --variant legacy --children 10 --pages 4 >/dev/null 2>&1 || fail "walkcost"
+evil=$(printf 'w\033]0;owned\007\033[2J<b>x</b>\377')
+sql "$hdb" "UPDATE points SET workload = CAST(X'$(printf '%s' "$evil" | od -An -tx1 | tr -d ' \n')' AS TEXT)"
+sql "$hdb" "UPDATE results SET metric = '=HYPERLINK(\"x\")' WHERE metric = 'rmap_walks'"
+sql "$hdb" "UPDATE results SET value = 9e999 WHERE metric = 'rmap_vmas_visited' AND run_id = 2"
+for out in "show 1" "compare 1 2"; do
+	"$BIN" --db "$hdb" $out >"$tmp/o" 2>&1
+	! grep -q $'\033\|\007' "$tmp/o" || fail "'$out' printed a terminal escape: $(grep -a -m1 owned "$tmp/o" | od -c | head -3)"
+	grep -q 'w?\]0;owned??\[2J' "$tmp/o" || fail "'$out' lost the name: $(grep -a -m1 owned "$tmp/o")"
+done
+"$BIN" --db "$hdb" compare 1 2 --junit "$tmp/n.xml" --markdown "$tmp/n.md" >/dev/null 2>&1
+python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$tmp/n.xml" || fail "the JUnit file is not XML a parser reads"
+grep -q '&lt;b&gt;x&lt;/b&gt;' "$tmp/n.md" && ! grep -q '<b>' "$tmp/n.md" || fail "raw HTML reached the Markdown: $(grep owned "$tmp/n.md" | head -2)"
+"$BIN" --db "$hdb" export 2 --format json >"$tmp/n.json" || fail "json export"
+python3 - "$tmp/n.json" <<'PY' || fail "the JSON export: $(head -c 300 "$tmp/n.json")"
+import json, sys
+raw = open(sys.argv[1], "rb").read()
+raw.decode("utf-8")  # strict: every byte UTF-8
+d = json.loads(raw, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
+vals = [r["value"] for r in d["results"] if r["metric"] == "rmap_vmas_visited"]
+assert vals and all(v is None for v in vals), vals
+assert any(r["workload"].endswith("</b>\ufffd") for r in d["results"]), d["results"][0]["workload"]
+PY
+"$BIN" --db "$hdb" export 2 --format csv | grep -q ",\"'=HYPERLINK(\"\"x\"\")\"," || fail "a formula reached the CSV as one"
 echo "concurrent creation, foreign databases, read-only filesystems, an empty path: all handled"

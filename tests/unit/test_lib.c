@@ -145,6 +145,34 @@ static void test_escape(void)
 	char *h = written(html_write_escaped, "<img src=\"x\" onerror=a&b>");
 	CHECK(!strcmp(h, "&lt;img src=&quot;x&quot; onerror=a&amp;b&gt;"), "html: %s", h);
 	free(h);
+	/* UTF-8: valid sequences pass whole, each invalid byte is one U+FFFD */
+	CHECK(utf8_valid_len("\xc3\xa9") == 2 && utf8_valid_len("\xe2\x82\xac") == 3 &&
+		      utf8_valid_len("\xf0\x9f\x98\x80") == 4 && !utf8_valid_len("\xc0\xaf") && !utf8_valid_len("\xed\xa0\x80") &&
+		      !utf8_valid_len("\xf4\x90\x80\x80") && !utf8_valid_len("\xe2\x82") && !utf8_valid_len("\x80"),
+	      "utf-8: two, three and four bytes; overlong, surrogate, past U+10FFFF, cut short and stray refused");
+	j = written(json_write_string, "caf\xc3\xa9 \xff\xfe x");
+	CHECK(!strcmp(j, "\"caf\xc3\xa9 \\ufffd\\ufffd x\""), "json: invalid UTF-8 as U+FFFD: %s", j);
+	free(j);
+	FILE *f = open_memstream(&j, &nl);
+	json_write_number(f, 1.5);
+	fputc(' ', f);
+	json_write_number(f, 1.0 / 0.0);
+	fputc(' ', f);
+	json_write_number(f, 0.0 / 0.0);
+	fclose(f);
+	CHECK(!strcmp(j, "1.5 null null"), "json: inf and nan are null: %s", j);
+	free(j);
+	c = written(csv_write_field, "=HYPERLINK(\"x\")");
+	CHECK(!strcmp(c, "\"'=HYPERLINK(\"\"x\"\")\""), "csv: a formula is led by a quote: %s", c);
+	free(c);
+	c = written(csv_write_field, "@SUM(A1)");
+	CHECK(!strcmp(c, "\"'@SUM(A1)\""), "csv: @ too: %s", c);
+	free(c);
+	char t[64];
+	term_safe_copy(t, sizeof(t), "a\x1b]0;title\x07" "b\xc2\x9b" "2Jc\xc3\xa9\xff");
+	CHECK(!strcmp(t, "a?]0;title?b?2Jc\xc3\xa9?"), "terminal: ESC, BEL, C1 CSI and bad bytes as '?': %s", t);
+	term_safe_copy(t, 4, "abc\xc3\xa9");
+	CHECK(!strcmp(t, "abc"), "terminal: a sequence that does not fit is left out: %s", t);
 }
 
 /* the simulator's timeline, read back from a database: what it writes
