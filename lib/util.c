@@ -38,11 +38,35 @@ char *rb_read_file(const char *path, size_t *lenp)
 	return rb_read_file_max(path, RB_READ_MAX, lenp);
 }
 
+static char *read_fd_max(int fd, size_t max, size_t *lenp);
+
 char *rb_read_file_max(const char *path, size_t max, size_t *lenp)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
+	return read_fd_max(fd, max, lenp);
+}
+
+char *rb_read_regular_file_max(const char *path, size_t max, size_t *lenp)
+{
+	/* O_NONBLOCK: a FIFO opens at once instead of waiting for a writer */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return NULL;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return read_fd_max(fd, max, lenp);
+}
+
+/* Reads fd to its end (and closes it). */
+static char *read_fd_max(int fd, size_t max, size_t *lenp)
+{
 	size_t cap = 4096, len = 0;
 	char *buf = malloc(cap + 1);
 	for (;;) {

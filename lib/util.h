@@ -18,6 +18,10 @@ void rb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define RB_READ_MAX ((size_t)64 << 20)
 char *rb_read_file(const char *path, size_t *len);
 char *rb_read_file_max(const char *path, size_t max, size_t *len);
+/* The same for a file a user names (a config, a calibration): a regular
+ * file only, EINVAL otherwise (EISDIR for a folder), and a FIFO is never
+ * waited on. */
+char *rb_read_regular_file_max(const char *path, size_t max, size_t *len);
 /* Writes a string to an existing file such as a cgroup knob. */
 int rb_write_file(const char *path, const char *text);
 

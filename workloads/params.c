@@ -1,6 +1,7 @@
 /* Workload parameters: one table, so the harness, the guest agent and the
  * command line all accept the same keys with the same checks. */
 #include "workload.h"
+#include "mix.h"
 
 #include <errno.h>
 #include <math.h>
@@ -101,6 +102,14 @@ int wl_params_set(struct wl_params *p, const char *key, const char *val, char *e
 		if (d->type == P_STR) {
 			if (strlen(val) >= sizeof(p->mix)) {
 				snprintf(err, errlen, "%s: value too long", key);
+				return -1;
+			}
+			/* the one string: checked here, when a config is read,
+			 * not when each point runs */
+			struct mix m;
+			char why[200];
+			if (!strcmp(key, "mix") && mix_parse(&m, val, why, sizeof(why)) < 0) {
+				snprintf(err, errlen, "%s: %s", key, why);
 				return -1;
 			}
 			snprintf(dst, sizeof(p->mix), "%s", val);

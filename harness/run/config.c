@@ -511,10 +511,12 @@ int config_parse_text(struct config *c, const char *origin, const char *text, ch
 int config_load(struct config *c, const char *path, char *err, size_t errlen)
 {
 	size_t len;
-	char *text = rb_read_file_max(path, CONFIG_MAX_BYTES, &len);
+	char *text = rb_read_regular_file_max(path, CONFIG_MAX_BYTES, &len);
 	if (!text) {
 		if (errno == EFBIG)
 			snprintf(err, errlen, "%s: larger than %d KiB: not a suite", path, CONFIG_MAX_BYTES >> 10);
+		else if (errno == EINVAL)
+			snprintf(err, errlen, "%s: not a regular file (a FIFO or a device is not a suite)", path);
 		else
 			snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 		return -1;

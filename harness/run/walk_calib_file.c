@@ -162,9 +162,10 @@ int walk_calib_parse(const char *text, const char *origin, struct walk_calib *c,
 int walk_calib_load(const char *path, struct walk_calib *c, char *err, size_t errlen)
 {
 	size_t len;
-	char *text = rb_read_file_max(path, 64 * 1024, &len);
+	char *text = rb_read_regular_file_max(path, 64 * 1024, &len);
 	if (!text) {
-		snprintf(err, errlen, "%s: %s", path, errno == EFBIG ? "larger than 64 KiB" : strerror(errno));
+		snprintf(err, errlen, "%s: %s", path,
+			 errno == EFBIG ? "larger than 64 KiB" : errno == EINVAL ? "not a regular file" : strerror(errno));
 		return -1;
 	}
 	if (memchr(text, 0, len)) {

@@ -39,7 +39,17 @@ expect 2 "a control character" "$BIN" --db "$db" --set $'seed=1\nrun rm -rf /' r
 long="users=$(printf '%08d ' $(seq 1 60))"
 expect 2 "--set users: longer than" "$BIN" --db "$db" --set "$long" run "$tmp/nan.conf"
 [[ $(sql "$db" "SELECT count(*) FROM runs") == 1 ]] || fail "a refused config recorded a run"
-expect 2 "/dev/zero: larger than 1024 KiB" "$BIN" --db "$db" run /dev/zero
+expect 2 "/dev/zero: not a regular file" "$BIN" --db "$db" run /dev/zero
+head -c 2M /dev/zero | tr '\0' '#' >"$tmp/big.conf"
+expect 2 "big.conf: larger than 1024 KiB" "$BIN" --db "$db" run "$tmp/big.conf"
+# a FIFO as a config is refused at once, never waited on for a writer
+mkfifo "$tmp/fifo.conf"
+timeout 20 "$BIN" --db "$db" run "$tmp/fifo.conf" >"$tmp/out" 2>"$tmp/err"
+[[ $? == 2 ]] && grep -q "fifo.conf: not a regular file" "$tmp/err" || fail "a FIFO config: $(cat "$tmp/err")"
+# a bad mix is refused when the config is read, naming its line, not
+# when each point runs after the run has started
+printf 'users = 1 2\nmix = cow:3,nosuch:1\n' >"$tmp/mix.conf"
+expect 2 "mix.conf:2: mix: unknown task 'nosuch'" "$BIN" --db "$db" run "$tmp/mix.conf"
 expect 2 "/dev/zero: File too large" "$BIN" --db "$db" engine replay /dev/zero --variant avc --no-db
 
 # The stress-ng companion runs inside the point's cgroup, and when it
