@@ -125,6 +125,12 @@ static int check_ours(struct db *db, char *err, size_t errlen)
 			 "refused, untouched", db->path, app, tables);
 		return -1;
 	}
+	/* before anything is written to it (its journal mode included) */
+	if (version > db_latest_version()) {
+		snprintf(err, errlen, "%s: schema version %d is newer than this rmapbench knows (%d): refused, untouched",
+			 db->path, version, db_latest_version());
+		return -1;
+	}
 	return 0;
 }
 

@@ -52,6 +52,21 @@ fi
 "$BIN" --db "" runs >"$tmp/out" 2>"$tmp/err" && fail "--db '' was accepted"
 [[ $(wc -l <"$tmp/err") == 1 ]] && grep -q -- "--db: an empty path" "$tmp/err" || fail "--db '': $(cat "$tmp/err")"
 
+# A database of a newer rmapbench is refused by every command before
+# anything is written to it: not even its journal mode changes.
+newer=$tmp/newer/rb.db
+mkdir -p "$tmp/newer"
+"$BIN" --db "$newer" engine scenario dangling-anon-vma --variant avc >/dev/null 2>&1 || fail "a run for the newer db"
+v=$(sql "$newer" "PRAGMA user_version")
+sql "$newer" "PRAGMA journal_mode = DELETE; PRAGMA user_version = $((v + 5))" >/dev/null
+rm -f "$newer-wal" "$newer-shm"
+sum=$(sha256sum <"$newer")
+for cmd in runs "show 1"; do
+	"$BIN" --db "$newer" $cmd >"$tmp/out" 2>"$tmp/err" && fail "'$cmd' read a newer database"
+	grep -q "schema version $((v + 5)) is newer than this rmapbench knows" "$tmp/err" || fail "'$cmd': $(cat "$tmp/err")"
+done
+[[ $(sha256sum <"$newer") == "$sum" && ! -e "$newer-wal" ]] || fail "a newer database was changed ($(sql "$newer" "PRAGMA journal_mode"))"
+
 # Names from a merged database are outside bytes: a workload named with a
 # terminal's escape (a title, a cleared screen), bytes that are not UTF-8
 # and a spreadsheet formula, and a value of inf. Each output writes them
