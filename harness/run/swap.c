@@ -38,20 +38,27 @@ int swap_enable(const char *dir, long mib, char *path, size_t pathlen, char *err
 		snprintf(err, errlen, "swap file %s: %s", path, strerror(errno));
 		return -1;
 	}
-	/* Written, not fallocated: swapon refuses files with holes or
-	 * unwritten extents on some filesystems. */
+	/* The labelled header first: a run killed while it fills the rest
+	 * leaves a file a later run can prove is a run's, and undo. Written,
+	 * not fallocated: swapon refuses files with holes or unwritten
+	 * extents on some filesystems. */
 	static char zero[1 << 20];
 	char label[32], via[64];
+	long page = sysconf(_SC_PAGESIZE);
 	label_of((int)getpid(), label, sizeof(label));
-	for (long i = 0; i < mib; i++) {
-		if (write(fd, zero, sizeof(zero)) != (ssize_t)sizeof(zero)) {
+	if (swap_header_write(fd, (uint64_t)mib << 20, page, label) < 0) {
+		snprintf(err, errlen, "swap file %s: writing its header: %s", path, strerror(errno));
+		goto fail;
+	}
+	for (off_t at = page, end = (off_t)mib << 20; at < end;) {
+		size_t n = end - at < (off_t)sizeof(zero) ? (size_t)(end - at) : sizeof(zero);
+		errno = ENOSPC; /* a short write sets none: a full disk */
+		ssize_t w = pwrite(fd, zero, n, at);
+		if (w <= 0) {
 			snprintf(err, errlen, "swap file %s: writing: %s", path, strerror(errno));
 			goto fail;
 		}
-	}
-	if (swap_header_write(fd, (uint64_t)mib << 20, sysconf(_SC_PAGESIZE), label) < 0) {
-		snprintf(err, errlen, "swap file %s: writing its header: %s", path, strerror(errno));
-		goto fail;
+		at += w;
 	}
 	fd_path(fd, via, sizeof(via));
 	if (swapon(via, 0) < 0) {
