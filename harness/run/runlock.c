@@ -8,15 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+/* Somewhere only we can create it: /run is root's alone (/run/lock is
+ * 1777, where any local user could create the lock first, hold it, and
+ * write what the refusal says); a user's own runtime folder; else /tmp,
+ * where the file's owner is checked below. */
 static void lock_path(char *buf, size_t len)
 {
-	const char *env = getenv("RMAPBENCH_LOCK");
+	const char *env = getenv("RMAPBENCH_LOCK"), *xdg = getenv("XDG_RUNTIME_DIR");
 	if (env && *env)
 		snprintf(buf, len, "%s", env);
-	else if (access("/run/lock", W_OK) == 0)
-		snprintf(buf, len, "/run/lock/rmapbench.lock");
+	else if (geteuid() == 0 && access("/run", W_OK) == 0)
+		snprintf(buf, len, "/run/rmapbench.lock");
+	else if (xdg && *xdg == '/' && access(xdg, W_OK) == 0)
+		snprintf(buf, len, "%s/rmapbench.lock", xdg);
 	else
 		snprintf(buf, len, "/tmp/rmapbench-%d.lock", (int)geteuid());
 }
@@ -41,9 +48,19 @@ int run_lock_take(const char *db_path, char *err, size_t errlen)
 		return 0;
 	char path[1024], who[512];
 	lock_path(path, sizeof(path));
-	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0) {
+	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
 		snprintf(err, errlen, "the run lock %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	/* a lock someone else made could be held, and said, by them */
+	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+		snprintf(err, errlen, "the run lock %s is not a file of ours (uid %d, mode %o): remove it", path,
+			 (int)st.st_uid, (unsigned)st.st_mode);
+		close(fd);
 		return -1;
 	}
 	const char *wait = getenv("RMAPBENCH_LOCK_WAIT");

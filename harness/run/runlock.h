@@ -2,8 +2,9 @@
  * measure the other's load, silently. `run` and `bench` take this lock;
  * the second waits, saying for whom, or with RMAPBENCH_LOCK_WAIT=0
  * refuses in one line. The lock file is $RMAPBENCH_LOCK, else
- * /run/lock/rmapbench.lock (root), else /tmp/rmapbench-UID.lock; it is an
- * flock, so a killed holder releases it. */
+ * /run/rmapbench.lock (root), else $XDG_RUNTIME_DIR/rmapbench.lock, else
+ * /tmp/rmapbench-UID.lock, and must be a file of ours; it is an flock, so
+ * a killed holder releases it. */
 #ifndef RMAPBENCH_RUNLOCK_H
 #define RMAPBENCH_RUNLOCK_H
 

@@ -34,4 +34,20 @@ wait "$waiter" || fail "the waiting run failed: $(cat "$tmp/err")"
 started=$(sql "$db" "SELECT strftime('%s', started_at) FROM runs WHERE id = 1")
 awk -v s="$started" -v r="$released" 'BEGIN { exit !(s + 1 >= r) }' || fail "the run started before the release"
 grep -q "pid $waiter" "$RMAPBENCH_LOCK" || fail "the lock does not say who took it: $(cat "$RMAPBENCH_LOCK")"
+# A lock file someone else made (another user, in a folder all may write)
+# is not taken: its maker could hold it, and write what the refusal says.
+# (root can make a file another user's for the test)
+unset RMAPBENCH_LOCK
+if [[ $(id -u) == 0 ]]; then
+	other=$tmp/other.lock
+	printf 'pid 1, database your run is cancelled\n' >"$other"
+	chown nobody "$other"
+	RMAPBENCH_LOCK=$other RMAPBENCH_LOCK_WAIT=0 "$BIN" --db "$db" run "$tmp/s.conf" >"$tmp/out" 2>"$tmp/err" &&
+		fail "a run took a lock file of another user"
+	grep -q "the run lock $other is not a file of ours (uid $(id -u nobody)" "$tmp/err" ||
+		fail "another's lock: $(cat "$tmp/err")"
+	# by default root's lock is in /run, where no one else can create it
+	"$BIN" --db "$db" run "$tmp/s.conf" >"$tmp/out" 2>&1 || fail "a run with the default lock: $(cat "$tmp/out")"
+	[[ -f /run/rmapbench.lock && $(stat -c %u /run/rmapbench.lock) == 0 ]] || fail "root's lock is not /run/rmapbench.lock"
+fi
 echo "a held lock: refused in one line, or waited for"
