@@ -54,29 +54,12 @@ void cpio_data(struct cpio *c, const char *name, unsigned mode, const void *data
 
 int cpio_file(struct cpio *c, const char *name, unsigned mode, const char *src)
 {
-	FILE *f = fopen(src, "rbe");
-	if (!f)
+	/* the paths come from a kernel cache's modules= list: a regular file
+	 * of a sane size only, never a device or a FIFO read without end */
+	size_t len;
+	char *buf = rb_read_regular_file_max(src, CPIO_FILE_MAX, &len);
+	if (!buf)
 		return -1;
-	size_t cap = 1 << 20, len = 0;
-	char *buf = malloc(cap);
-	size_t n;
-	while (buf && (n = fread(buf + len, 1, cap - len, f)) > 0) {
-		len += n;
-		if (len == cap) {
-			char *nb = realloc(buf, cap *= 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-			}
-			buf = nb;
-		}
-	}
-	int bad = !buf || ferror(f);
-	fclose(f);
-	if (bad) {
-		free(buf);
-		return -1;
-	}
 	cpio_data(c, name, mode, buf, len);
 	free(buf);
 	return 0;

@@ -8,6 +8,8 @@
 #include "tap.h"
 #include "util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +157,20 @@ static void test_cpio(void)
 	cpio_dir(&c, "bin");
 	CHECK(cpio_file(&c, "bin/hello", 0755, src) == 0, "cpio_file copies a host file");
 	CHECK(cpio_file(&c, "bin/none", 0755, "/nonexistent/file") < 0, "cpio_file on a missing file fails");
+	/* a kernel cache's modules= list is outside bytes: no device, no
+	 * FIFO, nothing larger than a module could be */
+	errno = 0;
+	CHECK(cpio_file(&c, "lib/modules/zero.ko", 0644, "/dev/zero") < 0 && errno == EINVAL,
+	      "cpio_file refuses a device (errno %d)", errno);
+	char big[300];
+	snprintf(big, sizeof(big), "%s/big.ko", dir);
+	int bf = open(big, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	CHECK(bf >= 0 && ftruncate(bf, (off_t)CPIO_FILE_MAX + 1) == 0, "a sparse file past the cap");
+	if (bf >= 0)
+		close(bf);
+	errno = 0;
+	CHECK(cpio_file(&c, "lib/modules/big.ko", 0644, big) < 0 && errno == EFBIG, "cpio_file refuses past %zu MiB (errno %d)",
+	      CPIO_FILE_MAX >> 20, errno);
 	cpio_data(&c, "plan", 0644, "run aim7 users=1\n", 17);
 	CHECK(cpio_close(&c) == 0, "cpio_close");
 	snprintf(cmd, sizeof(cmd), "cd %s && mkdir x && cd x && cpio -idm --quiet < ../initrd.cpio 2>&1 && cat bin/hello plan", dir);
