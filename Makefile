@@ -181,9 +181,10 @@ $(B)/fuzz/trace_fuzzer: tests/fuzz/trace_fuzzer.c $(ENGINE_SRC) engine/*.h
 # libFuzzer over every parser of outside bytes (tests/fuzz/NAME_fuzzer.c,
 # seeds in tests/fuzz/corpus-NAME/): guest frames, the guest's console,
 # workload output, stress-ng's YAML, configs, kernel recipes, cache
-# metadata, the walk calibration and an engine point's timeline. (The
-# trace fuzzer above takes the engine alone.)
-PARSER_FUZZERS := frame console output yaml config recipe walkcalib timeline
+# metadata, the walk calibration, an engine point's timeline, Google
+# Benchmark's JSON and a kernel image's header. (The trace fuzzer above
+# takes the engine alone.)
+PARSER_FUZZERS := frame console output yaml config recipe walkcalib timeline gbench bzimage
 PARSER_FUZZ_BIN := $(patsubst %,$(B)/fuzz/%_fuzzer,$(PARSER_FUZZERS))
 $(B)/fuzz/%_fuzzer: tests/fuzz/%_fuzzer.c tests/fuzz/fuzz.h $(call cli_libs,fuzz/obj)
 	clang $(CSTD) $(WARN) $(FUZZFLAGS) -fsanitize=fuzzer $(ALL_INC) -Itests/fuzz -o $@ $< $(call cli_libs,fuzz/obj) $(LIBS)

@@ -3,6 +3,7 @@
 #include "paths.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -68,6 +69,22 @@ int kernel_info_load(const char *dir, struct kernel_info *k, char *err, size_t e
 	return 0;
 }
 
+void kernel_bzimage_release(const unsigned char *img, size_t n, char *buf, size_t len)
+{
+	if (!len)
+		return;
+	buf[0] = 0;
+	if (n < 0x210 || memcmp(img + 0x202, "HdrS", 4))
+		return;
+	size_t off = 0x200 + (size_t)(img[0x20e] | img[0x20f] << 8), o = 0;
+	/* a release is a word of these; anything else ends it, so no byte
+	 * of an image reaches a label, a report or a terminal unchecked */
+	while (off < n && o + 1 < len && o < 64 &&
+	       (isalnum(img[off]) || strchr("._+~-", img[off])) && img[off])
+		buf[o++] = (char)img[off++];
+	buf[o] = 0;
+}
+
 /* The release from a bzImage's header (arch/x86/boot/header.S: the
  * kernel_version string at 0x200 + the 16-bit offset at 0x20e). */
 static void bzimage_release(const char *image, char *buf, size_t len)
@@ -76,16 +93,11 @@ static void bzimage_release(const char *image, char *buf, size_t len)
 	FILE *f = fopen(image, "rbe");
 	if (!f)
 		return;
-	unsigned char hdr[0x210];
-	if (fread(hdr, 1, sizeof(hdr), f) == sizeof(hdr) && !memcmp(hdr + 0x202, "HdrS", 4)) {
-		long off = 0x200 + (hdr[0x20e] | hdr[0x20f] << 8);
-		char s[256] = "";
-		if (fseek(f, off, SEEK_SET) == 0 && fgets(s, sizeof(s), f)) {
-			s[strcspn(s, " ")] = 0;
-			snprintf(buf, len, "%s", s);
-		}
-	}
+	/* the header and as far as its offset can point, and a release */
+	static unsigned char hdr[0x200 + 0x10000 + 256];
+	size_t n = fread(hdr, 1, sizeof(hdr), f);
 	fclose(f);
+	kernel_bzimage_release(hdr, n, buf, len);
 }
 
 static int image_as_is(const char *path, struct kernel_info *k, char *err, size_t errlen)

@@ -22,6 +22,11 @@ struct kernel_info {
 
 /* The directory holding the recipes and their scripts. */
 int kernel_recipes_dir(char *buf, size_t len);
+/* The release a bzImage's header names (the kernel_version string at
+ * 0x200 + the offset at 0x20e), as a word of letters, digits and ._+~-;
+ * "" when img is no bzImage. img is outside bytes (the fuzz target's
+ * entry). */
+void kernel_bzimage_release(const unsigned char *img, size_t n, char *buf, size_t len);
 /* The key=value lines of a kernel.info (cache metadata) into k; text is
  * cut up. Unknown keys and lines without '=' are passed over. */
 void kernel_info_parse(char *text, struct kernel_info *k);

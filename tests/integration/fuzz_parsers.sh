@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # libFuzzer over every parser of outside bytes, briefly (make fuzz runs
 # them for longer): guest frames, the console, workload output, stress-ng's
-# YAML, configs, kernel recipes, cache metadata, the walk calibration and
-# an engine point's timeline. A fixed seed and number of runs per target,
-# from the committed seeds; a crash or a sanitizer report fails it.
+# YAML, configs, kernel recipes, cache metadata, the walk calibration, an
+# engine point's timeline, Google Benchmark's JSON and a bzImage header. A
+# fixed seed and number of runs per target, from the committed seeds; a
+# crash or a sanitizer report fails it.
 . "$(dirname "$0")/../lib.sh"
-for f in frame console output yaml config recipe walkcalib timeline; do
+for f in frame console output yaml config recipe walkcalib timeline gbench bzimage; do
 	fz=$top/build/fuzz/${f}_fuzzer
 	[[ -x $fz ]] || fail "$fz is not built"
 	mkdir -p "$tmp/corpus-$f"
