@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,6 +295,70 @@ FILE *rb_create_stream(const char *path)
 	if (fd >= 0 && !f)
 		close(fd);
 	return f;
+}
+
+static struct {
+	int fd;
+	dev_t dev;
+	ino_t ino;
+	char shown[PATH_MAX];
+	char pinned[48];
+} pins[32];
+static int npins;
+
+int rb_dir_pin(const char *dir, char *pinned, size_t len)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 022)) {
+		int e = errno;
+		close(fd);
+		errno = st.st_uid != geteuid() || (st.st_mode & 022) ? EPERM : e;
+		return -1;
+	}
+	for (int i = 0; i < npins; i++)
+		if (pins[i].dev == st.st_dev && pins[i].ino == st.st_ino) {
+			close(fd);
+			snprintf(pinned, len, "%s", pins[i].pinned);
+			return 0;
+		}
+	if (npins == (int)(sizeof(pins) / sizeof(pins[0]))) { /* a process makes a few */
+		close(fd);
+		errno = EMFILE;
+		return -1;
+	}
+	pins[npins].fd = fd;
+	pins[npins].dev = st.st_dev;
+	pins[npins].ino = st.st_ino;
+	snprintf(pins[npins].shown, sizeof(pins[0].shown), "%s", dir);
+	snprintf(pins[npins].pinned, sizeof(pins[0].pinned), "/proc/%d/fd/%d", (int)getpid(), fd);
+	snprintf(pinned, len, "%s", pins[npins++].pinned);
+	return 0;
+}
+
+const char *rb_path_shown(const char *path, char *buf, size_t len)
+{
+	for (int i = 0; i < npins; i++) {
+		size_t n = strlen(pins[i].pinned);
+		if (!strncmp(path, pins[i].pinned, n) && (path[n] == '/' || !path[n])) {
+			snprintf(buf, len, "%s%s", pins[i].shown, path + n);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "%s", path);
+	return buf;
+}
+
+bool rb_path_pinned(const char *path)
+{
+	for (int i = 0; i < npins; i++) {
+		size_t n = strlen(pins[i].pinned);
+		if (!strncmp(path, pins[i].pinned, n) && (path[n] == '/' || !path[n]))
+			return true;
+	}
+	return false;
 }
 
 int rb_own_dir(const char *path, int mode)

@@ -42,6 +42,19 @@ int rb_mkdir_p(const char *path);
  * never following a link (O_EXCL | O_NOFOLLOW). An fd, or -1 with errno. */
 int rb_create_file(const char *path, int mode);
 FILE *rb_create_stream(const char *path);
+/* A directory we write into over a run, pinned: opened once
+ * (O_DIRECTORY | O_NOFOLLOW), checked to be ours and written by no one
+ * else, and named from then on as /proc/PID/fd/N in pinned. Every later
+ * path under that name, ours or a child's (gnuplot, QEMU, a benchmark
+ * binary), reaches this very directory, whoever swaps its name for a
+ * link meanwhile. The same directory pinned again keeps its name. 0, or
+ * -1 with errno (ELOOP for a link, EPERM for a folder not ours). */
+int rb_dir_pin(const char *dir, char *pinned, size_t len);
+/* A path as a person knows it: a pinned directory's own path in place of
+ * its /proc/PID/fd/N; any other path as it is. Returns buf. */
+const char *rb_path_shown(const char *path, char *buf, size_t len);
+/* Whether path is under a pinned directory (no realpath for it). */
+bool rb_path_pinned(const char *path);
 /* A directory of ours: created with MODE, or already there as a real
  * directory owned by us (not a symlink); -1 with errno otherwise
  * (ELOOP for a link, EPERM for someone else's). */

@@ -112,7 +112,8 @@ static int import_row(void *arg, const struct gbench_row *r)
 	ss_attr(&ss, "benchmark", "%s", r->run_name);
 	ss_attr(&ss, "library_version", "%s", st->version);
 	ss_attr(&ss, "library_build_type", "%s", st->build);
-	ss_attr(&ss, "json", "%s", st->json_path);
+	char shown[PATH_MAX + 96];
+	ss_attr(&ss, "json", "%s", rb_path_shown(st->json_path, shown, sizeof(shown)));
 	struct point_rec pr = { ++st->seq,
 				name,
 				arg_of(r->run_name),
@@ -316,7 +317,9 @@ int bench_record(const char *db_path, struct bench_args *a)
 	db_run_end(&db, a->run, rc < 0 ? "failed" : "done", NULL);
 	db_close(&db);
 	keep_calibration(db_path, calib, latest, sizeof(latest));
-	printf("run %lld: %s\njson: %s\n%s%s%scalibration: %s\n", (long long)a->run, rc < 0 ? "failed" : "done", json,
-	       a->quiet ? "table: " : "", a->quiet ? table : "", a->quiet ? "\n" : "", latest);
+	char sj[PATH_MAX + 96], st[PATH_MAX + 96];
+	printf("run %lld: %s\njson: %s\n%s%s%scalibration: %s\n", (long long)a->run, rc < 0 ? "failed" : "done",
+	       rb_path_shown(json, sj, sizeof(sj)), a->quiet ? "table: " : "",
+	       a->quiet ? rb_path_shown(table, st, sizeof(st)) : "", a->quiet ? "\n" : "", latest);
 	return rc < 0 ? 1 : 0;
 }

@@ -252,9 +252,9 @@ int cmd_compare_kernels(int argc, char **argv, const char *db_path)
 		static const char *const figs[] = { "rmap_vmas_per_walk", "sys_pct", "jobs_per_min",
 						    "jobs_per_min_per_user" };
 		for (size_t i = 0; i < ARRAY_SIZE(figs); i++) {
-			char png[PATH_MAX + 40];
+			char png[PATH_MAX + 40], shown[PATH_MAX + 80];
 			if (report_compare(&db, runs, labels, figs[i], dir, png, sizeof(png)) == 0)
-				printf("figure: %s\n", png);
+				printf("figure: %s\n", rb_path_shown(png, shown, sizeof(shown)));
 		}
 	}
 	db_close(&db);

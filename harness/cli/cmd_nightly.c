@@ -407,7 +407,7 @@ int cmd_nightly(int argc, char **argv, const char *db_path)
 	snprintf(name, sizeof(name), "run-%lld", (long long)parts[0].run);
 	if (results_dir(db_path, name, dir, sizeof(dir)) == 0 &&
 	    report_generate_verdicts(&db, parts[0].run, dir, report, sizeof(report), cmp, sa, sb, shown) == 0)
-		printf("report: %s\n", report);
+		printf("report: %s\n", rb_path_shown(report, dir, sizeof(dir)));
 	int failures = 0, judged = 0;
 	for (int i = 0; i < shown; i++) {
 		failures += comparison_failures(&cmp[i]);

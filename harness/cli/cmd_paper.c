@@ -276,7 +276,7 @@ int cmd_paper(int argc, char **argv, const char *db_path)
 			print_shift(rows, ref, designs, nd, reference);
 	}
 	if (have_fig)
-		fprintf(json ? stderr : stdout, "figure: %s\n", fig);
+		fprintf(json ? stderr : stdout, "figure: %s\n", rb_path_shown(fig, dir, sizeof(dir)));
 	else
 		rb_warn("paper: the figure could not be made (gnuplot?)");
 	return 0;

@@ -53,7 +53,8 @@ int cmd_run(struct config *cfg, const char *db_path, int64_t *run_out)
 	}
 	printf("run %lld: %s%s%s\n", (long long)res.run, res.status, res.note[0] ? ": " : "", res.note);
 	printf("database: %s\n", db_path);
+	char shown[PATH_MAX + 64];
 	if (report[0])
-		printf("report: %s\n", report);
+		printf("report: %s\n", rb_path_shown(report, shown, sizeof(shown)));
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include "query.h"
 #include "record.h"
 #include "report.h"
+#include "util.h"
 #include "stats.h"
 
 #include <limits.h>
@@ -106,9 +107,9 @@ void crossover_report(struct db *db, const char *db_path, const int64_t runs[2],
 				       !x->reached || !y->reached ? "a side never crossed the line"
 								  : "a side was below the line from its first point");
 		}
-	char dir[PATH_MAX], name[64], panel[PATH_MAX + 40];
+	char dir[PATH_MAX], name[64], panel[PATH_MAX + 40], shown[PATH_MAX + 80];
 	snprintf(name, sizeof(name), "compare-%lld-%lld", (long long)runs[0], (long long)runs[1]);
 	if (results_dir(db_path, name, dir, sizeof(dir)) == 0 &&
 	    report_crossover_panel(db, runs, labels, marked, dir, panel, sizeof(panel)) == 0)
-		printf("figure: %s\n", panel);
+		printf("figure: %s\n", rb_path_shown(panel, shown, sizeof(shown)));
 }

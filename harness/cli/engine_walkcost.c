@@ -26,11 +26,11 @@ static void walkcost_figures(const char *db_path, const struct eargs *a, const i
 	if (results_dir(db_path, name, dir, sizeof(dir)) == 0) {
 		static const char *const figs[] = { "rmap_vmas_per_walk", "page_referenced_vmas_per_walk" };
 		for (size_t i = 0; i < ARRAY_SIZE(figs); i++) {
-			char png[PATH_MAX + 40], title[200];
+			char png[PATH_MAX + 40], title[200], shown[PATH_MAX + 80];
 			snprintf(title, sizeof(title), "walkcost: %s against N children, %lu pages each (runs %lld-%lld)",
 				 figs[i], a->pages, (long long)runs[0], (long long)runs[n - 1]);
 			if (report_runs(&db, runs, labels, n, figs[i], title, dir, "walkcost", png, sizeof(png)) == 0)
-				fprintf(a->json ? stderr : stdout, "figure: %s\n", png);
+				fprintf(a->json ? stderr : stdout, "figure: %s\n", rb_path_shown(png, shown, sizeof(shown)));
 			else
 				rb_warn("walkcost: no %s figure (gnuplot missing or nothing recorded)", figs[i]);
 		}

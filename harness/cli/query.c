@@ -278,7 +278,8 @@ int cmd_report(const char *db_path, const char *run)
 	}
 	int rc = report_generate(&db, id, dir, path, sizeof(path));
 	db_close(&db);
+	char shown[PATH_MAX + 64];
 	if (path[0])
-		printf("report: %s\n", path);
+		printf("report: %s\n", rb_path_shown(path, shown, sizeof(shown)));
 	return rc < 0 ? 1 : 0;
 }

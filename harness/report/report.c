@@ -293,6 +293,18 @@ static int write_compare(struct db *db, const int64_t *runs, int n, const char *
 	return rc < 0 ? -1 : t.rows;
 }
 
+/* gnuplot is given absolute paths only (plots/figure.gp says why): a
+ * pinned run directory's /proc/PID/fd/N already is one, and resolving it
+ * would give back a name someone could swap again. */
+static char *abs_dir(const char *dir, char *adir)
+{
+	if (rb_path_pinned(dir)) {
+		snprintf(adir, PATH_MAX, "%s", dir);
+		return adir;
+	}
+	return realpath(dir, adir);
+}
+
 int report_runs(struct db *db, const int64_t *runs, const char *const *labels, int n, const char *metric,
 		const char *title, const char *dir, const char *prefix, char *path, size_t plen)
 {
@@ -302,7 +314,7 @@ int report_runs(struct db *db, const int64_t *runs, const char *const *labels, i
 	if (rb_source_dir("RMAPBENCH_PLOTS", "plots", "common.gp", plotdir, sizeof(plotdir)) < 0 || !rb_have_program("gnuplot"))
 		return -1;
 	char adir[PATH_MAX];
-	if (!realpath(dir, adir))
+	if (!abs_dir(dir, adir))
 		return -1;
 	snprintf(data, sizeof(data), "%s/%s-%s.tsv", adir, prefix, metric);
 	snprintf(out, sizeof(out), "%s/%s-%s", adir, prefix, metric);
@@ -344,7 +356,7 @@ int report_crossover_panel(struct db *db, const int64_t runs[2], const char *lab
 	char plotdir[PATH_MAX], adir[PATH_MAX], prefix[PATH_MAX + 16], data[PATH_MAX + 80];
 	path[0] = 0;
 	if (rb_source_dir("RMAPBENCH_PLOTS", "plots", "common.gp", plotdir, sizeof(plotdir)) < 0 ||
-	    !rb_have_program("gnuplot") || !realpath(dir, adir))
+	    !rb_have_program("gnuplot") || !abs_dir(dir, adir))
 		return -1;
 	snprintf(prefix, sizeof(prefix), "%s/crossover", adir);
 	int mask = 0, logx = 0;
@@ -408,7 +420,7 @@ int report_paper(struct db *db, const int64_t *runs, const char *const *labels, 
 	char plotdir[PATH_MAX], adir[PATH_MAX], prefix[PATH_MAX + 16], data[PATH_MAX + 80];
 	path[0] = 0;
 	if (rb_source_dir("RMAPBENCH_PLOTS", "plots", "common.gp", plotdir, sizeof(plotdir)) < 0 ||
-	    !rb_have_program("gnuplot") || !realpath(dir, adir))
+	    !rb_have_program("gnuplot") || !abs_dir(dir, adir))
 		return -1;
 	snprintf(prefix, sizeof(prefix), "%s/paper", adir);
 	for (size_t p = 0; p < ARRAY_SIZE(panels); p++) {
@@ -506,7 +518,7 @@ int report_generate_verdicts(struct db *db, int64_t run, const char *dir, char *
 {
 	/* gnuplot is given absolute paths only (plots/figure.gp says why) */
 	char adir[PATH_MAX];
-	if (!realpath(dir, adir)) {
+	if (!abs_dir(dir, adir)) {
 		rb_warn("%s: %s", dir, strerror(errno));
 		path[0] = 0;
 		return -1;

@@ -29,11 +29,16 @@ int results_path(const char *db_path, const char *name, char *buf, size_t len)
 
 int results_dir(const char *db_path, const char *name, char *buf, size_t len)
 {
-	if (results_path(db_path, name, buf, len) < 0 || rb_own_dir(buf, 0755) < 0) {
+	char pinned[64];
+	if (results_path(db_path, name, buf, len) < 0 || rb_own_dir(buf, 0755) < 0 ||
+	    rb_dir_pin(buf, pinned, sizeof(pinned)) < 0) {
 		rb_error("results directory %s: %s%s", buf, strerror(errno),
-			 errno == ELOOP ? " (a symbolic link: refusing to write through it)" : "");
+			 errno == ELOOP ? " (a symbolic link: refusing to write through it)"
+			 : errno == EPERM ? " (not ours, or written by others: refusing to write in it)" : "");
 		return -1;
 	}
+	/* every file of the run goes through the directory opened now */
+	snprintf(buf, len, "%s", pinned);
 	return 0;
 }
 

@@ -41,4 +41,25 @@ rm -f "$weird"/rb.db-run-1/*.png "$weird"/rb.db-run-1/*.svg
 check_figures "$weird/rb.db-run-1"
 no_marks
 grep -q '<script>' "$weird/rb.db-run-1/report.html" && fail "a name reached the HTML unescaped"
+
+# The database's folder belongs to another user, who swaps the run's
+# directory for a link to a folder of their choosing mid-run: every file
+# of the run still goes into the directory the run made (opened once,
+# named by its descriptor from then on), none through the link.
+if [[ $(id -u) == 0 ]] && command -v runuser >/dev/null; then
+	theirs=$tmp/theirs
+	mkdir -p "$theirs" "$tmp/chosen"
+	chown nobody "$theirs" "$tmp/chosen"
+	chmod 755 "$tmp"
+	printf 'users = 1, 2\nduration_s = 2\nshared_mib = 1\nseed = %s\ncollectors = cpu\n' "$marker" >"$tmp/d.conf"
+	"$BIN" --db "$theirs/rb.db" run "$tmp/d.conf" >"$tmp/out" 2>&1 &
+	h=$!
+	while kill -0 $h 2>/dev/null && [[ ! -e $theirs/rb.db-run-1/point-001.log ]]; do sleep 0.05; done
+	runuser -u nobody -- sh -c "mv '$theirs/rb.db-run-1' '$theirs/moved' && ln -s '$tmp/chosen' '$theirs/rb.db-run-1'" ||
+		fail "the other user could not swap the directory"
+	wait $h || fail "the run whose directory was swapped failed: $(tail -n 5 "$tmp/out")"
+	[[ -z $(ls -A "$tmp/chosen") ]] || fail "root wrote through the swapped link: $(ls "$tmp/chosen")"
+	[[ -s $theirs/moved/report.html && -e $theirs/moved/point-002.log && -s $theirs/moved/sys_pct.png ]] || fail "the run's files are not in its directory: $(ls "$theirs/moved")"
+	grep -q "^report: $theirs/rb.db-run-1/report.html" "$tmp/out" || fail "the report's path is not said as a person knows it: $(grep report: "$tmp/out")"
+fi
 echo "hostile paths and names: every figure, nothing ran"
