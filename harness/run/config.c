@@ -297,7 +297,9 @@ static int set_pfm_events(struct config *c, char *val, char *err, size_t errlen)
 
 /* The harness's keys, one row each: where the value goes and what it may
  * be. Any other key is a workload parameter (workloads/params.c). */
-enum key_kind { K_TEXT, K_CHOICE, K_LONG, K_INT, K_DOUBLE, K_LIST };
+enum key_kind { K_TEXT, K_FILE, K_CHOICE, K_LONG, K_INT, K_DOUBLE, K_LIST };
+static int from_cli; /* config_set: the user's own command line */
+
 static const struct key {
 	const char *name;
 	enum key_kind kind;
@@ -319,7 +321,7 @@ static const struct key {
 	{ "pids_max", K_LONG, AT(pids_max), 0, 4194304, NULL, NULL, false },
 	{ "swap_mib", K_LONG, AT(swap_mib), 0, 65536, NULL, NULL, false },
 	{ "stress_ng", K_LIST, 0, 0, 0, 0, NULL, set_stress_ng, false },
-	{ "walk_calibration", K_TEXT, AT(walk_calibration), 0, 0, NULL, NULL, false },
+	{ "walk_calibration", K_FILE, AT(walk_calibration), 0, 0, NULL, NULL, false },
 	{ "collectors", K_LIST, 0, 0, 0, 0, NULL, set_collectors, false },
 	{ "pfm_events", K_LIST, 0, 0, 0, 0, NULL, set_pfm_events, false },
 	{ "point_timeout_s", K_DOUBLE, AT(point_timeout_s), 1, 86400, NULL, NULL, false },
@@ -343,7 +345,7 @@ static const struct key {
 	{ "vm_kernels", K_LIST, 0, 0, 0, 0, NULL, set_vm_kernels, false },
 	{ "vm_users", K_LIST, 0, 0, 0, 0, NULL, set_vm_users, false },
 	{ "reference_kernels", K_LIST, 0, 0, 0, 0, NULL, set_reference_kernels, false },
-	{ "reference_config", K_TEXT, AT(reference_config), 0, 0, NULL, NULL, false },
+	{ "reference_config", K_FILE, AT(reference_config), 0, 0, NULL, NULL, false },
 	{ "reference_metric", K_TEXT, AT(reference_metric), 0, 0, NULL, NULL, false },
 #undef AT
 };
@@ -395,6 +397,23 @@ static int set_key(struct config *c, const char *key, char *val, char *err, size
 	char *field = (char *)c + k->off;
 	long l;
 	switch (k->kind) {
+	case K_FILE:
+		/* A file root reads, named by a config that may come from
+		 * elsewhere: one inside the checkout (a relative path, no '..'),
+		 * lest a parse error quote a line of /etc/shadow. The command
+		 * line (--set) is the user's own, and may name any. */
+		if (!from_cli && *val) {
+			size_t n = strspn(val, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-");
+			if (val[0] == '/' || val[n] || !strcmp(val, "..") || !strncmp(val, "../", 3) || strstr(val, "/../") ||
+			    (strlen(val) >= 3 && !strcmp(val + strlen(val) - 3, "/.."))) {
+				snprintf(err, errlen,
+					 "'%.80s' is not a file of the checkout (a relative path of letters, digits and "
+					 "._/-, no '..'; --set may name any)",
+					 val);
+				return -1;
+			}
+		}
+		/* fall through */
 	case K_TEXT:
 		if (k->required && !*val) {
 			snprintf(err, errlen, "a value is required");
@@ -557,7 +576,10 @@ int config_set(struct config *c, const char *kv, char *err, size_t errlen)
 		return -1;
 	}
 	snprintf(line, sizeof(line), "%s", kv);
-	if (parse_line(c, line, msg, sizeof(msg)) < 0) {
+	from_cli = 1;
+	int bad = parse_line(c, line, msg, sizeof(msg)) < 0;
+	from_cli = 0;
+	if (bad) {
 		snprintf(err, errlen, "--set %s: %s", kv, msg);
 		return -1;
 	}

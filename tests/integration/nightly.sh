@@ -164,15 +164,23 @@ shared_mib = 1
 seed = $marker
 collectors = cpu
 reference_kernels = stock stock
-reference_config = $tmp/blind.conf
 CONF
-"$BIN" --db "$db" nightly --config "$tmp/ref.conf" --dry-run >"$tmp/out" 2>&1 || fail "dry run with a reference"
+# a config names only a file of the checkout for root to read (a parse
+# error would quote a line of it); the command line may name any
+printf 'reference_config = /etc/shadow\n' >>"$tmp/bad.conf"
+expect 2 "bad.conf:1: reference_config: '/etc/shadow' is not a file of the checkout" \
+	"$BIN" --db "$db" nightly --config "$tmp/bad.conf" --dry-run
+printf 'walk_calibration = configs/../../etc/shadow\n' >"$tmp/bad.conf"
+expect 2 "walk_calibration: 'configs/../../etc/shadow' is not a file of the checkout" \
+	"$BIN" --db "$db" run "$tmp/bad.conf"
+ref=(--set "reference_config=$tmp/blind.conf")
+"$BIN" --db "$db" nightly --config "$tmp/ref.conf" "${ref[@]}" --dry-run >"$tmp/out" 2>&1 || fail "dry run with a reference"
 grep -q "^# reference: $tmp/blind.conf in stock and stock; must regress on rmap_vmas_per_walk" "$tmp/out" ||
 	fail "the reference's plan: $(tail -n 3 "$tmp/out")"
 printf 'reference_kernels = stock\n' >"$tmp/bad.conf"
 expect 2 "reference_kernels: two kernels" "$BIN" --db "$db" nightly --config "$tmp/bad.conf" --dry-run
 if command -v qemu-system-x86_64 >/dev/null; then
-	"$BIN" --db "$db" nightly --config "$tmp/ref.conf" --junit "$tmp/ref.xml" >"$tmp/out" 2>"$tmp/err"
+	"$BIN" --db "$db" nightly --config "$tmp/ref.conf" "${ref[@]}" --junit "$tmp/ref.xml" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[[ $rc == 2 ]] || fail "a blind reference exited $rc, not 2: $(tail -n 3 "$tmp/out") $(tail -n 3 "$tmp/err")"
 	grep -q "^nightly: the harness did not see the known regression: stock against stock shows no regression of rmap_vmas_per_walk" "$tmp/out" ||
