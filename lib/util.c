@@ -312,10 +312,15 @@ int rb_dir_pin(const char *dir, char *pinned, size_t len)
 	struct stat st;
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 022)) {
+	if (fstat(fd, &st) < 0) {
 		int e = errno;
 		close(fd);
-		errno = st.st_uid != geteuid() || (st.st_mode & 022) ? EPERM : e;
+		errno = e;
+		return -1;
+	}
+	if (st.st_uid != geteuid() || (st.st_mode & 022)) {
+		close(fd);
+		errno = EPERM;
 		return -1;
 	}
 	for (int i = 0; i < npins; i++)
