@@ -428,14 +428,18 @@ int cmd_nightly(int argc, char **argv, const char *db_path)
 	if (results_dir(db_path, name, dir, sizeof(dir)) == 0 &&
 	    report_generate_verdicts(&db, parts[0].run, dir, report, sizeof(report), cmp, sa, sb, shown) == 0)
 		printf("report: %s\n", rb_path_shown(report, dir, sizeof(dir)));
-	int failures = 0, judged = 0;
+	/* the control's regressions are expected: said apart */
+	int regressions = 0, judged = 0, control = -1;
 	for (int i = 0; i < shown; i++) {
-		failures += comparison_failures(&cmp[i]);
-		judged += !cmp[i].unjudged[0];
+		if (cmp[i].expect[0])
+			control = comparison_regressed_on(&cmp[i], cmp[i].expect);
+		else if (!cmp[i].unjudged[0])
+			regressions += cmp[i].counts[V_REGRESSION], judged++;
 		comparison_free(&cmp[i]);
 	}
-	printf("\nnightly: %s (%d regressions over %d comparisons)\n",
-	       rc == 0 ? "no regression" : rc == 1 ? "REGRESSED" : "could not judge", failures, judged);
+	printf("\nnightly: %s (%d regressions over %d comparisons%s)\n",
+	       rc == 0 ? "no regression" : rc == 1 ? "REGRESSED" : "could not judge", regressions, judged,
+	       control < 0 ? "" : control ? "; the reference saw its regression" : "; the reference saw nothing");
 	db_close(&db);
 	return rc;
 }
