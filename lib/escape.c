@@ -80,23 +80,6 @@ void term_safe_copy(char *buf, size_t len, const char *s)
 	buf[o] = 0;
 }
 
-void term_write_safe(FILE *f, const char *s)
-{
-	char buf[512];
-	while (s && *s) {
-		/* a chunk at a sequence's boundary, at most 255 bytes of input */
-		size_t take = 0;
-		while (s[take] && take < 255)
-			take += utf8_valid_len(s + take) ? utf8_valid_len(s + take) : 1;
-		char in[260];
-		memcpy(in, s, take);
-		in[take] = 0;
-		term_safe_copy(buf, sizeof(buf), in);
-		fputs(buf, f);
-		s += take;
-	}
-}
-
 void csv_write_field(FILE *f, const char *s)
 {
 	if (!s)

@@ -25,10 +25,9 @@ char *json_nonfinite_to_null(const char *in, size_t len, size_t *outlen);
  * that a spreadsheet would take for a formula (led by = + - @, a tab or
  * CR) is led by a ' and quoted. */
 void csv_write_field(FILE *f, const char *s);
-/* For a terminal: control bytes (C0, DEL, and UTF-8's C1 controls, which
- * lead escape sequences) and invalid UTF-8 as '?'. */
-void term_write_safe(FILE *f, const char *s);
-/* The same into buf (cut to len). */
+/* s for a terminal, into buf (cut to len at a whole sequence): control
+ * bytes (C0, DEL, and UTF-8's C1 controls, which lead escape sequences)
+ * and invalid UTF-8 as '?'. */
 void term_safe_copy(char *buf, size_t len, const char *s);
 /* < > & " as entities. */
 void html_write_escaped(FILE *f, const char *s);
