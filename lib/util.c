@@ -343,27 +343,30 @@ int rb_dir_pin(const char *dir, char *pinned, size_t len)
 	return 0;
 }
 
-const char *rb_path_shown(const char *path, char *buf, size_t len)
+/* The pin whose /proc/PID/fd/N path leads path, or -1. */
+static int pin_of(const char *path)
 {
 	for (int i = 0; i < npins; i++) {
 		size_t n = strlen(pins[i].pinned);
-		if (!strncmp(path, pins[i].pinned, n) && (path[n] == '/' || !path[n])) {
-			snprintf(buf, len, "%s%s", pins[i].shown, path + n);
-			return buf;
-		}
+		if (!strncmp(path, pins[i].pinned, n) && (path[n] == '/' || !path[n]))
+			return i;
 	}
-	snprintf(buf, len, "%s", path);
+	return -1;
+}
+
+const char *rb_path_shown(const char *path, char *buf, size_t len)
+{
+	int i = pin_of(path);
+	if (i < 0)
+		snprintf(buf, len, "%s", path);
+	else
+		snprintf(buf, len, "%s%s", pins[i].shown, path + strlen(pins[i].pinned));
 	return buf;
 }
 
 bool rb_path_pinned(const char *path)
 {
-	for (int i = 0; i < npins; i++) {
-		size_t n = strlen(pins[i].pinned);
-		if (!strncmp(path, pins[i].pinned, n) && (path[n] == '/' || !path[n]))
-			return true;
-	}
-	return false;
+	return pin_of(path) >= 0;
 }
 
 int rb_own_dir(const char *path, int mode)
