@@ -64,6 +64,14 @@ void ss_attr(struct sample_set *s, const char *key, const char *fmt, ...)
 	va_end(ap);
 }
 
+const struct attr *ss_attr_find(const struct sample_set *s, const char *key)
+{
+	for (size_t i = 0; i < s->nattrs; i++)
+		if (!strcmp(s->attrs[i].key, key))
+			return &s->attrs[i];
+	return NULL;
+}
+
 const struct sample *ss_find(const struct sample_set *s, const char *metric)
 {
 	for (size_t i = 0; i < s->n; i++)

@@ -31,6 +31,7 @@ void ss_unavailable(struct sample_set *s, const char *metric, const char *fmt, .
 	__attribute__((format(printf, 3, 4)));
 void ss_attr(struct sample_set *s, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 const struct sample *ss_find(const struct sample_set *s, const char *metric);
+const struct attr *ss_attr_find(const struct sample_set *s, const char *key);
 void ss_free(struct sample_set *s);
 /* Parses the workload protocol ("metric N V U" / "unavailable N why" /
  * "info K V"); returns lines it did not understand. */

@@ -13,7 +13,6 @@
 #include "util.h"
 
 #include <errno.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,14 +36,6 @@ static void rmap_kprobes(const char *release, char *plan, size_t len)
  * it ended) nor one already set; its metrics count once a point each, so
  * a guest cannot stand one measurement for fifty repetitions, nor add a
  * sample to one the host measured (vm_boot_to_end_s). */
-static bool attr_set(const struct sample_set *ss, const char *key)
-{
-	for (size_t i = 0; i < ss->nattrs; i++)
-		if (!strcmp(ss->attrs[i].key, key))
-			return true;
-	return false;
-}
-
 static void on_payload(void *arg, const char *payload)
 {
 	struct sample_set *ss = arg;
@@ -52,7 +43,7 @@ static void on_payload(void *arg, const char *payload)
 	int off = 0;
 	if (!strncmp(payload, "info ", 5)) {
 		if (sscanf(payload + 5, "%47s %n", key, &off) == 1 && off > 0 && strncmp(key, "vm_", 3) &&
-		    !attr_set(ss, key))
+		    !ss_attr_find(ss, key))
 			ss_attr(ss, key, "%s", payload + 5 + off);
 		return;
 	}
