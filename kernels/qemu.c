@@ -57,6 +57,16 @@ static int kvm_hlt_guest(void)
 	return run->exit_reason == KVM_EXIT_HLT ? 0 : 18;
 }
 
+/* A console read a piece at a time is searched with the last few bytes
+ * of the piece before carried over, so that a mark split between two
+ * reads is seen: the last keep of src's have bytes into dst. */
+static size_t keep_tail(char *dst, const char *src, size_t have, size_t keep)
+{
+	size_t k = have < keep ? have : keep;
+	memmove(dst, src + have - k, k);
+	return k;
+}
+
 /* A real kernel under KVM, with no root to mount: it panics within a few
  * seconds where KVM works. A nested KVM that halts a one-instruction guest
  * can still hang a real one at its first 64-bit instruction (a PVM host
@@ -105,8 +115,7 @@ static int kvm_boots(const char *image, double deadline_s, char *why, size_t len
 		total += (size_t)n;
 		size_t have = carry + (size_t)n;
 		seen = memmem(buf, have, mark, sizeof(mark) - 1) != NULL;
-		carry = have < sizeof(mark) ? have : sizeof(mark);
-		memmove(buf, buf + have - carry, carry);
+		carry = keep_tail(buf, buf, have, sizeof(mark));
 	}
 	double took = rb_now() - t0;
 	kill(-pid, SIGKILL);
@@ -183,8 +192,7 @@ const char *qemu_probe_accel(const char *image, char *why, size_t len)
 	return accel;
 }
 
-/* The console as it grows: new bytes only, a bounded amount a tick, with a
- * few bytes carried over so that a mark split between two reads is seen. */
+/* The console as it grows: new bytes only, a bounded amount a tick. */
 struct console_watch {
 	int fd;
 	off_t off;
@@ -213,8 +221,7 @@ static void console_scan(struct console_watch *w, const char *path, struct qemu_
 		}
 		if (r->panicked && memmem(buf, len, end, sizeof(end) - 1))
 			w->ended = 1;
-		w->ncarry = len < sizeof(w->carry) ? len : sizeof(w->carry);
-		memmove(w->carry, buf + len - w->ncarry, w->ncarry);
+		w->ncarry = keep_tail(w->carry, buf, len, sizeof(w->carry));
 	}
 }
 
