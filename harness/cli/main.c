@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "config.h"
 #include "external.h"
+#include "target.h"
 #include "flags.h"
 #include "suite.h"
 #include "util.h"
@@ -23,6 +24,7 @@ static void usage(FILE *f)
 	      "  export RUN --format csv|json the tidy rows of a run\n"
 	      "  report RUN                   remake a run's figures and HTML report\n"
 	      "  workloads                    list the workload generators\n"
+	      "  targets                      list the targets a config's target key names\n"
 	      "  engine walkcost|scenario|replay|fuzz ...  the userspace rmap engine (engine --help)\n"
 	      "  bench [FILTER | --variant V] [--repetitions R] [--min-time S]  microbenchmarks into the database\n"
 	      "  kernel list|fetch|build|run ...  kernels for the vm target (kernel --help)\n"
@@ -160,8 +162,13 @@ int main(int argc, char **argv)
 			printf("%-15s %s\n", external_workloads[i]->name, external_workloads[i]->summary);
 		return 0;
 	}
+	if (!strcmp(cmd, "targets") && npos == 1) {
+		for (int i = 0; targets[i]; i++)
+			printf("%-15s %s\n", targets[i]->name, targets[i]->summary);
+		return 0;
+	}
 	if (!strcmp(cmd, "runs") || !strcmp(cmd, "show") || !strcmp(cmd, "report") || !strcmp(cmd, "export") ||
-	    !strcmp(cmd, "workloads")) {
+	    !strcmp(cmd, "workloads") || !strcmp(cmd, "targets")) {
 		rb_error("%s: wrong number of arguments (rmapbench --help)", cmd);
 		return 2;
 	}

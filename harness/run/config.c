@@ -5,6 +5,7 @@
 #include "engine.h"
 #include "external.h"
 #include "sim.h"
+#include "target.h"
 #include "workload.h"
 
 #include <errno.h>
@@ -17,7 +18,6 @@
 
 #define CONFIG_MAX_BYTES (1 << 20)
 
-static const char *const known_targets[] = { "host", "vm", "engine", NULL };
 static const char *const known_accels[] = { "auto", "kvm", "tcg", NULL };
 
 void config_defaults(struct config *c)
@@ -281,6 +281,16 @@ static int set_variant(struct config *c, char *val, char *err, size_t errlen)
 	return 0;
 }
 
+static int set_target(struct config *c, char *val, char *err, size_t errlen)
+{
+	if (!target_find(val)) {
+		snprintf(err, errlen, "unknown target '%s' (%s)", val, target_names());
+		return -1;
+	}
+	snprintf(c->target, sizeof(c->target), "%s", val);
+	return 0;
+}
+
 static int set_pfm_events(struct config *c, char *val, char *err, size_t errlen)
 {
 	char *tok[CFG_MAX_LIST];
@@ -312,7 +322,7 @@ static const struct key {
 #define AT(field) offsetof(struct config, field), sizeof(((struct config *)0)->field)
 	{ "name", K_TEXT, AT(name), 0, 0, NULL, NULL, false },
 	{ "description", K_TEXT, AT(description), 0, 0, NULL, NULL, false },
-	{ "target", K_CHOICE, AT(target), 0, 0, known_targets, NULL, false },
+	{ "target", K_LIST, 0, 0, 0, 0, NULL, set_target, false },
 	{ "workloads", K_LIST, 0, 0, 0, 0, NULL, set_workloads, false },
 	{ "workload", K_LIST, 0, 0, 0, 0, NULL, set_workloads, false },
 	{ "users", K_LIST, 0, 0, 0, 0, NULL, set_users, false },

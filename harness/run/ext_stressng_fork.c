@@ -1,34 +1,30 @@
 /* stress-ng-fork: `stress-ng --fork USERS` for duration_s, the yardstick
  * the fork storm is measured against. Bogo-ops are not comparable across
  * stress-ng versions, so its version goes with every point. */
+#include "config.h"
 #include "external.h"
+#include "point_cmd.h"
 #include "stressng.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-static void sng_fork_argv(const struct config *cfg, long users, const char *out_path, char **argv,
-			  char store[][POINT_ARG_LEN], char *params, size_t plen)
+static void sng_fork_argv(const struct config *cfg, long users, const char *out_path, struct point_cmd *c)
 {
 	/* The same process count and duration as the fork storm beside it. */
 	const char *d = config_param(cfg, "duration_s");
 	double dur = d ? strtod(d, NULL) : 0;
 	if (dur <= 0)
 		dur = 10;
-	int n = 0, s = 0;
-	argv[n++] = "stress-ng";
-	argv[n++] = "--fork";
-	snprintf(store[s], POINT_ARG_LEN, "%ld", users);
-	argv[n++] = store[s++];
-	argv[n++] = "--timeout";
-	snprintf(store[s], POINT_ARG_LEN, "%.0fs", dur);
-	argv[n++] = store[s++];
-	argv[n++] = "-Y";
-	snprintf(store[s], POINT_ARG_LEN, "%s", out_path);
-	argv[n++] = store[s++];
-	argv[n++] = "--metrics-brief";
-	argv[n] = NULL;
-	snprintf(params, plen, "stress-ng --fork %ld --timeout %.0fs", users, dur);
+	point_cmd_start(c, "stress-ng");
+	point_cmd_note(c, "stress-ng");
+	point_cmd_add(c, "--fork");
+	point_cmd_add(c, "%ld", users);
+	point_cmd_add(c, "--timeout");
+	point_cmd_add(c, "%.0fs", dur);
+	point_cmd_arg(c, "-Y");
+	point_cmd_arg(c, "%s", out_path);
+	point_cmd_arg(c, "--metrics-brief");
 }
 
 static int sng_fork_collect(const char *out_path, long users, struct sample_set *ss)

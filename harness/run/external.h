@@ -9,18 +9,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "config.h"
-#include "point.h"
 #include "sample.h"
+
+struct config;
+struct point_cmd;
 
 struct external_workload {
 	const char *name, *summary;
 	const char *program;   /* looked up on PATH; the suite refuses to start without it */
 	bool host_only;        /* not in guests (the guest has only our static binaries) */
-	/* argv for one point (argv[0] is the program), with what it writes
-	 * its results to (out_path); the params text recorded with the point. */
-	void (*argv)(const struct config *cfg, long users, const char *out_path, char **argv,
-		     char store[][POINT_ARG_LEN], char *params, size_t plen);
+	/* The command for one point (point_cmd_start: argv[0] the program),
+	 * with what it writes its results to (out_path) and the params text
+	 * recorded with the point. */
+	void (*argv)(const struct config *cfg, long users, const char *out_path, struct point_cmd *c);
 	/* Reads out_path into samples; -1 when it holds none. */
 	int (*collect)(const char *out_path, long users, struct sample_set *ss);
 };

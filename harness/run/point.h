@@ -1,11 +1,17 @@
 #ifndef RMAPBENCH_POINT_H
 #define RMAPBENCH_POINT_H
 
-#include "config.h"
-#include "sample.h"
+#include <limits.h>
+#include <stdbool.h>
 
+#include "kernel.h"
+#include "point_cmd.h"
+#include "sample.h"
+#include "walkcurve.h"
+
+struct config;
 struct progress;
-struct kernel_info;
+struct target;
 
 struct point_spec {
 	int seq;
@@ -16,17 +22,19 @@ struct point_spec {
 
 struct point_env {
 	const struct config *cfg;
-	const char *load_path;  /* the rmapbench-load binary */
+	const struct target *target;
 	const char *log_dir;    /* per-run directory for logs */
 	struct progress *pg;
-	const struct kernel_info *kernel; /* target vm */
-	const char *agent_path;           /* the guest agent binary (vm) */
-	/* target engine, when the config sets no walk cost: the calibration's
-	 * (sim_walk_curve's text, else one VMA's cost) and where it came from
-	 * (results/walk-calibration.tsv); walk_cost_source NULL otherwise */
+	/* what the target's prepare found, for every point */
+	char load_path[PATH_MAX];  /* the point's program: rmapbench-load or rmapbench-sim */
+	char agent_path[PATH_MAX]; /* vm: the guest agent */
+	struct kernel_info kernel; /* vm: the guest's kernel */
+	/* engine, when the config sets no walk cost: the calibration's curve
+	 * (sim_walk_curve's text; "" when it would not fit: one VMA's cost
+	 * then) and where it came from; walk_cost_source "" otherwise */
+	char walk_curve[WALK_CURVE_TEXT_MAX + 1];
 	double vma_ns;
-	const char *walk_curve;
-	const char *walk_cost_source;
+	char walk_cost_source[400];
 };
 
 struct point_out {
@@ -37,19 +45,19 @@ struct point_out {
 	char started[32], ended[32];
 };
 
-#define POINT_MAX_ARGS 64
-#define POINT_ARG_LEN 1100
+/* A target's command for a point: argv[0] the program, the params text
+ * recorded with it; out_path is where an external workload writes. */
+typedef void point_plan_fn(const struct point_env *env, const struct point_spec *ps, const char *out_path,
+			   struct point_cmd *c);
 
-/* argv for a point of one of our workloads (external ones have their own,
- * external.h) and the text recorded as its params. argv[0] is
- * env->load_path. */
-int point_argv(const struct point_env *env, const struct point_spec *ps, char **argv, char store[][POINT_ARG_LEN],
-	       char *params, size_t plen);
-
-/* 0 when the point is done; its samples are in out->ss either way. */
-int point_run(const struct point_env *env, const struct point_spec *ps, struct point_out *out);
+/* A point as a process tree caged on this host (host and engine), its
+ * command from plan, measured by the host's collectors when collect: 0
+ * when it is done; its samples are in out->ss either way. */
+int point_run(const struct point_env *env, const struct point_spec *ps, point_plan_fn *plan, bool collect,
+	      struct point_out *out);
 /* The same point inside a guest: one boot of env->kernel per point. */
-int point_run_vm(const struct point_env *env, const struct point_spec *ps, struct point_out *out);
+int point_run_vm(const struct point_env *env, const struct point_spec *ps, point_plan_fn *plan,
+		 struct point_out *out);
 
 /* What a failed guest's console says, for the point's error: the panic
  * line first when there is one, then the last bytes. s is changed. */

@@ -3,6 +3,7 @@
  * watchdog; accept the results only as a whole, valid frame stream. A
  * guest that hangs, panics or garbles its stream fails the point with the
  * console's tail, and the run goes on to the next point. */
+#include "config.h"
 #include "cpio.h"
 #include "frame.h"
 #include "kernel.h"
@@ -108,12 +109,12 @@ static int build_initrd(const struct point_env *env, const char *path, const cha
 		missing = env->agent_path;
 	else if (cpio_file(&c, "bin/rmapbench-load", 0755, env->load_path) < 0)
 		missing = env->load_path;
-	for (int i = 0; !missing && i < env->kernel->nmodules; i++) {
+	for (int i = 0; !missing && i < env->kernel.nmodules; i++) {
 		char name[300];
-		const char *base = strrchr(env->kernel->modules[i], '/');
-		snprintf(name, sizeof(name), "lib/modules/%s", base ? base + 1 : env->kernel->modules[i]);
-		if (cpio_file(&c, name, 0644, env->kernel->modules[i]) < 0)
-			missing = env->kernel->modules[i];
+		const char *base = strrchr(env->kernel.modules[i], '/');
+		snprintf(name, sizeof(name), "lib/modules/%s", base ? base + 1 : env->kernel.modules[i]);
+		if (cpio_file(&c, name, 0644, env->kernel.modules[i]) < 0)
+			missing = env->kernel.modules[i];
 	}
 	cpio_data(&c, "plan", 0644, plan, strlen(plan));
 	int r = cpio_close(&c);
@@ -126,16 +127,18 @@ static int build_initrd(const struct point_env *env, const char *path, const cha
 	return r;
 }
 
-int point_run_vm(const struct point_env *env, const struct point_spec *ps, struct point_out *out)
+int point_run_vm(const struct point_env *env, const struct point_spec *ps, point_plan_fn *plan_cmd,
+		 struct point_out *out)
 {
 	const struct config *cfg = env->cfg;
-	const struct kernel_info *k = env->kernel;
-	char *argv[POINT_MAX_ARGS + 8];
-	static char store[POINT_MAX_ARGS + 8][POINT_ARG_LEN];
+	const struct kernel_info *k = &env->kernel;
+	static struct point_cmd cmd;
 	memset(out, 0, sizeof(*out));
 	snprintf(out->status, sizeof(out->status), "failed");
 	rb_utc_now(out->started, sizeof(out->started));
-	point_argv(env, ps, argv, store, out->params, sizeof(out->params));
+	point_cmd_init(&cmd, out->params, sizeof(out->params));
+	plan_cmd(env, ps, NULL, &cmd);
+	char **argv = cmd.argv;
 
 	static char plan[16384];
 	size_t n = 0;

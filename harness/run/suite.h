@@ -7,13 +7,8 @@
 
 #include "config.h"
 #include "point.h"
+#include "suite_record.h"
 
-struct suite_result {
-	int64_t run;          /* 0 when no run was recorded */
-	char status[16];      /* done | failed | aborted */
-	char note[300];
-	char dir[PATH_MAX];   /* the run's own directory, for its report */
-};
 
 /* The points this run would make, in order (repetition-major), this
  * shard's only under --shard i/n: point k of the whole matrix (from 0)

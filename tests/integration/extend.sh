@@ -55,6 +55,34 @@ const struct workload wl_toy = {
 C
 echo 'WORKLOAD(toy)' >>"$copy/workloads/workloads.def"
 
+# The target recipe: harness/run/target_toy.c and a line in targets.def.
+# A toy: our workload on the running kernel, without the host's collectors.
+cat >"$copy/harness/run/target_toy.c" <<'C'
+#include "target.h"
+#include "target_host.h"
+
+static int toy_prepare(struct point_env *env, const char *db_path)
+{
+	(void)db_path;
+	return target_find_load(env);
+}
+
+static int toy_run(const struct point_env *env, const struct point_spec *ps, struct point_out *out)
+{
+	int rc = point_run(env, ps, target_plan_kernel, false, out);
+	ss_attr(&out->ss, "toy_target", "ran %s users=%ld", ps->workload, ps->users);
+	return rc;
+}
+
+const struct target target_toy = {
+	.name = "toy",
+	.summary = "a toy: the host's point without its collectors",
+	.prepare = toy_prepare,
+	.run = toy_run,
+};
+C
+echo 'TARGET(toy)' >>"$copy/harness/run/targets.def"
+
 make -C "$copy" -s -j2 build/rmapbench build/rmapbench-load build/rmapbench-agent >"$tmp/make.log" 2>&1 ||
 	fail "the tree with the toys does not build: $(tail -n 5 "$tmp/make.log")"
 export RMAPBENCH_LOAD=$copy/build/rmapbench-load RMAPBENCH_AGENT=$copy/build/rmapbench-agent
@@ -79,4 +107,24 @@ printf 'collectors = nosuch\n' >"$tmp/bad.conf"
 "$copy/build/rmapbench" --db "$tmp/db/toy.db" run "$tmp/bad.conf" 2>"$tmp/err" && fail "collectors = nosuch accepted"
 grep -q "unknown collector 'nosuch' (cpu, lock, pfm, vmstat, rmap, toy)" "$tmp/err" ||
 	fail "the error does not list the toy: $(cat "$tmp/err")"
-echo "a toy collector and a toy workload: one file and one line each"
+# the toy target: listed, validated by the same table, and it runs points
+"$copy/build/rmapbench" targets | grep -q '^toy ' || fail "rmapbench targets does not list toy"
+cat >"$tmp/toyt.conf" <<'CONF'
+target = toy
+workloads = toy
+users = 2
+duration_s = 0.5
+CONF
+"$copy/build/rmapbench" --db "$tmp/db/toy.db" run "$tmp/toyt.conf" >"$tmp/runt.log" 2>&1 ||
+	fail "a run on the toy target failed: $(tail -n 5 "$tmp/runt.log")"
+n=$(sqlite3 "$tmp/db/toy.db" "SELECT count(*) FROM runs r JOIN points p ON p.run_id = r.id
+	JOIN results x ON x.point_id = p.id WHERE r.target = 'toy' AND x.metric = 'jobs_per_min' AND x.value > 0")
+[[ $n == 1 ]] || fail "the toy target's point recorded jobs_per_min $n times"
+n=$(sqlite3 "$tmp/db/toy.db" "SELECT count(*) FROM runs r JOIN points p ON p.run_id = r.id
+	JOIN results x ON x.point_id = p.id WHERE r.target = 'toy' AND x.metric = 'toy_wall_ms'")
+[[ $n == 0 ]] || fail "the toy target ran the host's collectors"
+printf 'target = nosuch\n' >"$tmp/badt.conf"
+"$copy/build/rmapbench" --db "$tmp/db/toy.db" run "$tmp/badt.conf" 2>"$tmp/err" && fail "target = nosuch accepted"
+grep -q "unknown target 'nosuch' (host, vm, engine, toy)" "$tmp/err" ||
+	fail "the error does not list the toy target: $(cat "$tmp/err")"
+echo "a toy collector, workload and target: one file and one line each"

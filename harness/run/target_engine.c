@@ -1,0 +1,108 @@
+/* Target engine: each point a run of rmapbench-sim, the userspace rmap
+ * engine on a simulated machine in virtual time, with the same protocol
+ * as a real point. The walk's cost comes from a calibration of a real
+ * kernel (calibrate-walk), never a number of ours: the config's file,
+ * else this host's, measured once. */
+#include "config.h"
+#include "db.h"
+#include "external.h"
+#include "point.h"
+#include "target.h"
+#include "target_host.h"
+#include "paths.h"
+#include "util.h"
+#include "walk_calib.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int engine_walk_cost(struct point_env *env, const char *db_path)
+{
+	const struct config *cfg = env->cfg;
+	struct walk_calib wc = { 0 };
+	char path[600], err[600];
+	if (config_param(cfg, "sim_vma_ns") || config_param(cfg, "sim_walk_curve"))
+		return 0; /* the config's own */
+	if (cfg->walk_calibration[0]) { /* a shipped calibration: the same answer on any machine */
+		int lr = walk_calib_load(cfg->walk_calibration, &wc, err, sizeof(err));
+		if (lr < 0 || !wc.ncurve) {
+			if (!lr)
+				snprintf(err, sizeof(err), "%s: no curve line (a file from before walks were charged by "
+					 "their length)", cfg->walk_calibration);
+			rb_error("%s: walk_calibration: %s", cfg->path, err);
+			return -1;
+		}
+		snprintf(path, sizeof(path), "%s", cfg->walk_calibration);
+	} else if (walk_calib_ensure(db_path, &wc, path, sizeof(path)) < 0) {
+		rb_error("%s: target engine needs the running kernel's walk cost, and it could not be measured "
+			 "(above); set sim_vma_ns to run without it",
+			 cfg->path);
+		return -1;
+	}
+	if (walk_calib_curve_text(&wc, env->walk_curve, sizeof(env->walk_curve)) < 0)
+		env->walk_curve[0] = 0;
+	env->vma_ns = wc.vma_ns;
+	snprintf(env->walk_cost_source, sizeof(env->walk_cost_source), "%s: %d walk lengths up to %ld VMAs, measured on %s",
+		 path, wc.ncurve, wc.ncurve ? wc.curve[wc.ncurve - 1].n : 0L, wc.release);
+	return 0;
+}
+
+static int engine_prepare(struct point_env *env, const char *db_path)
+{
+	const struct config *cfg = env->cfg;
+	if (rb_sibling_binary("RMAPBENCH_SIM", "rmapbench-sim", env->load_path, sizeof(env->load_path)) < 0) {
+		rb_error("workload binary %s is missing or not executable (run 'make')", env->load_path);
+		return -1;
+	}
+	for (int i = 0; i < cfg->n_workloads; i++)
+		if (external_workload_find(cfg->workloads[i])) {
+			rb_error("%s: %s is not ours: target engine runs our workloads only", cfg->path, cfg->workloads[i]);
+			return -1;
+		}
+	return engine_walk_cost(env, db_path) < 0 || target_check_programs(env) < 0 ? -1 : 0;
+}
+
+static void engine_describe(const struct point_env *env, struct run_meta *m)
+{
+	m->variant = env->cfg->variant;
+}
+
+static bool seed_key(const char *key)
+{
+	return !strcmp(key, "seed"); /* given per repetition */
+}
+
+static void engine_plan(const struct point_env *env, const struct point_spec *ps, const char *out_path,
+			struct point_cmd *c)
+{
+	(void)out_path;
+	const struct config *cfg = env->cfg;
+	point_cmd_ours(c, env->load_path, ps->workload, ps->users);
+	point_cmd_add(c, "variant=%s", cfg->variant);
+	if (env->walk_cost_source[0] && env->walk_curve[0])
+		point_cmd_add(c, "sim_walk_curve=%s", env->walk_curve);
+	else if (env->walk_cost_source[0])
+		point_cmd_add(c, "sim_vma_ns=%.3f", env->vma_ns);
+	/* a simulation repeats itself exactly: each repetition draws its
+	 * jobs from a seed of its own, as a real machine's runs differ */
+	const char *seed = config_param(cfg, "seed");
+	unsigned long base = seed ? strtoul(seed, NULL, 10) : 1;
+	point_cmd_add(c, "seed=%lu", base + (unsigned long)ps->repetition - 1);
+	point_cmd_params(c, cfg, seed_key);
+}
+
+/* the simulator reports its machine's figures: the host's collectors
+ * would measure the simulator itself */
+static int engine_run(const struct point_env *env, const struct point_spec *ps, struct point_out *out)
+{
+	return point_run(env, ps, engine_plan, false, out);
+}
+
+const struct target target_engine = {
+	.name = "engine",
+	.summary = "the userspace rmap engine: a simulated machine in virtual time, one design a run",
+	.prepare = engine_prepare,
+	.describe = engine_describe,
+	.run = engine_run,
+};
