@@ -3,7 +3,7 @@
 # The tree is layered, one layer per folder (ARCHITECTURE: lib at the
 # bottom, the CLI at the top). LAYER_INC below says which folders each one
 # may include from: a folder compiles with -I for those alone, so an
-# include that points up does not compile, and tests/layering.sh checks
+# include that points up does not compile, and tests/integration/layering.sh checks
 # every #include line against the same table. Each layer is a static
 # library of its own objects, with dependency files, so a change rebuilds
 # what it touches and nothing else.
@@ -111,7 +111,7 @@ help:
 	@echo "make fuzz         10M differential engine operations, 10M under ENOMEM, hunts for avc-rc's faults, libFuzzer on traces and every parser"
 	@echo "make clean        remove build/"
 
-# The layering table, for tests/layering.sh: "folder: allowed folders".
+# The layering table, for tests/integration/layering.sh: "folder: allowed folders".
 print-layers:
 	@$(foreach L,$(LAYERS),echo "$(L): $(filter-out $(GEN),$(LAYER_INC_$(L)))";)
 

@@ -2,6 +2,7 @@
  * fuzzer. The invariants are checked after every operation; a fault is
  * printed with the operations that led to it, and the exit status is 3. */
 #include "cmd_engine.h"
+#include "engine_common.h"
 #include "escape.h"
 #include "fuzz.h"
 #include "scenarios.h"

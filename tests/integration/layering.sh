@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The layering: every #include "x.h" of a layer's folder names a header of
 # that folder or of a folder the Makefile's LAYER_INC table lets it include
-# (make print-layers), never a path with "..". And the engine's files call
+# (make print-layers), never a path with "..". No include circle inside a
+# folder of harness/. And the engine's files call
 # each other without a cycle (from their objects' symbols), so that each
 # can be read on top of the ones below it.
 set -u
@@ -37,6 +38,40 @@ for folder in "${!allowed[@]}"; do
 		done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src")
 	done
 done
+
+# Inside each folder of harness/, no include circle: a file's module (its
+# .c and .h) includes headers of modules that never include its own, so
+# each can be read on top of the ones it names.
+python3 - harness/run harness/cli harness/compare harness/report <<'PY' || fail=1
+import os, re, sys
+fail = 0
+for folder in sys.argv[1:]:
+    files = [f for f in os.listdir(folder) if f.endswith(('.c', '.h'))]
+    headers = {f[:-2] for f in files if f.endswith('.h')}
+    edges = {}
+    for f in files:
+        stem = f[:-2]
+        for line in open(os.path.join(folder, f), errors='replace'):
+            m = re.match(r'\s*#\s*include\s*"([^"/]+)\.h"', line)
+            if m and m.group(1) in headers and m.group(1) != stem:
+                edges.setdefault(stem, set()).add(m.group(1))
+    state = {}
+    def visit(n, path):
+        state[n] = 1
+        for g in sorted(edges.get(n, ())):
+            if state.get(g) == 1:
+                print('%s: an include circle: %s' % (folder, ' -> '.join(path[path.index(g):] + [g])))
+                return False
+            if not state.get(g) and not visit(g, path + [g]):
+                return False
+        state[n] = 2
+        return True
+    for n in sorted(edges):
+        if not state.get(n) and not visit(n, [n]):
+            fail = 1
+            break
+sys.exit(fail)
+PY
 
 # The engine's call graph between files, from the symbols each object
 # defines and uses: a cycle is a pair of files that need each other.
