@@ -5,12 +5,15 @@
  * Exit status: 0 no regression, 1 at least one, 2 usage or data errors
  * (an unknown run, two sides with nothing in common). */
 #include "commands.h"
+#include "crossover_report.h"
 #include "flags.h"
 #include "query.h"
+#include "record.h"
 #include "util.h"
 #include "verdict.h"
 #include "verdicts.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +27,13 @@ struct dbs {
 };
 
 /* The database of a run spec: this one, or DB of "DB:RUN", opened once. */
+void crossover_report_runs(struct db *db, const char *db_path, const int64_t runs[2], const char *labels[2])
+{
+	char dir[PATH_MAX], name[64];
+	snprintf(name, sizeof(name), "compare-%lld-%lld", (long long)runs[0], (long long)runs[1]);
+	crossover_report(db, results_dir(db_path, name, dir, sizeof(dir)) == 0 ? dir : NULL, runs, labels);
+}
+
 static struct db *db_of(struct dbs *d, const char *path)
 {
 	for (int i = 0; i < d->n; i++)
@@ -156,7 +166,7 @@ int cmd_compare(int argc, char **argv, const char *db_path)
 		const char *labels[2] = { names[0], names[1] };
 		for (int i = 0; i < 2; i++)
 			run_label(a.db, runs[i], names[i], sizeof(names[i]));
-		crossover_report(a.db, db_path, runs, labels);
+		crossover_report_runs(a.db, db_path, runs, labels);
 	}
 	if (junit && verdicts_junit(junit, &c, &a, &b) < 0) {
 		rb_error("compare: --junit %s: cannot write it", junit);

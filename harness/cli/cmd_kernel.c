@@ -247,7 +247,7 @@ int cmd_compare_kernels(int argc, char **argv, const char *db_path)
 	}
 	char dir[PATH_MAX], name[64];
 	snprintf(name, sizeof(name), "compare-%lld-%lld", (long long)runs[0], (long long)runs[1]);
-	crossover_report(&db, db_path, runs, labels);
+	crossover_report_runs(&db, db_path, runs, labels);
 	if (results_dir(db_path, name, dir, sizeof(dir)) == 0) {
 		static const char *const figs[] = { "rmap_vmas_per_walk", "sys_pct", "jobs_per_min",
 						    "jobs_per_min_per_user" };

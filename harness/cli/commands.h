@@ -34,7 +34,8 @@ int cmd_paper(int argc, char **argv, const char *db_path);
 int cmd_db(int argc, char **argv, const char *db_path);
 /* `compare A B`: verdicts; 0 none worse, 1 a regression, 2 usage/data. */
 int cmd_compare(int argc, char **argv, const char *db_path);
-/* Two runs' crossovers, their ratio and the crossover figure (crossover_report.c). */
-void crossover_report(struct db *db, const char *db_path, const int64_t runs[2], const char *labels[2]);
+/* Two runs' crossovers and their figure, in DB's compare-A-B folder
+ * (harness/report/crossover_report.c). */
+void crossover_report_runs(struct db *db, const char *db_path, const int64_t runs[2], const char *labels[2]);
 
 #endif

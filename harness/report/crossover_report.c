@@ -1,11 +1,10 @@
 /* Two runs' AIM7 crossovers: each side's per workload, the ratio where
  * both crossed, and the six-panel figure (report_crossover_panel) with
- * the first common workload's crossovers marked, in DIR/compare-A-B/.
+ * the first common workload's crossovers marked, in the caller's folder.
  * compare-kernels and `compare --crossover` print it. */
-#include "commands.h"
+#include "crossover_report.h"
 #include "crossover.h"
 #include "query.h"
-#include "record.h"
 #include "report.h"
 #include "util.h"
 #include "stats.h"
@@ -70,7 +69,7 @@ static void at_b_crossing(struct db *db, const int64_t runs[2], const char *labe
 	}
 }
 
-void crossover_report(struct db *db, const char *db_path, const int64_t runs[2], const char *labels[2])
+void crossover_report(struct db *db, const char *dir, const int64_t runs[2], const char *labels[2])
 {
 	struct crossover c[2][16];
 	int nc[2];
@@ -107,9 +106,7 @@ void crossover_report(struct db *db, const char *db_path, const int64_t runs[2],
 				       !x->reached || !y->reached ? "a side never crossed the line"
 								  : "a side was below the line from its first point");
 		}
-	char dir[PATH_MAX], name[64], panel[PATH_MAX + 40], shown[PATH_MAX + 80];
-	snprintf(name, sizeof(name), "compare-%lld-%lld", (long long)runs[0], (long long)runs[1]);
-	if (results_dir(db_path, name, dir, sizeof(dir)) == 0 &&
-	    report_crossover_panel(db, runs, labels, marked, dir, panel, sizeof(panel)) == 0)
+	char panel[PATH_MAX + 40], shown[PATH_MAX + 80];
+	if (dir && report_crossover_panel(db, runs, labels, marked, dir, panel, sizeof(panel)) == 0)
 		printf("figure: %s\n", rb_path_shown(panel, shown, sizeof(shown)));
 }
