@@ -1,20 +1,19 @@
-/* The run's figures (gnuplot, PNG and SVG) and its one-page HTML report. */
+/* A run's report: its figures (gnuplot, PNG and SVG) and its one-page
+ * HTML, with the nightly's verdicts at the top when it has them. */
 #include "report.h"
+#include "report_plot.h"
 #include "crossover.h"
 #include "escape.h"
 #include "query.h"
-#include "timeline_attr.h"
 #include "verdict.h"
 #include "paths.h"
 #include "util.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static const struct figure {
@@ -28,50 +27,6 @@ static const struct figure {
 	{ "rmap_vmas_per_walk", "VMAs visited per rmap walk against users" },
 };
 
-/* A name as one word of gnuplot's word(): figures count their lines by
- * words, so a space or a quote in a name from the database must not add
- * one. */
-static void append_word(char *names, size_t nlen, const char *name)
-{
-	size_t used = strlen(names);
-	if (used && used + 1 < nlen)
-		names[used++] = ' ';
-	for (const unsigned char *p = (const unsigned char *)name; *p && used + 1 < nlen; p++)
-		names[used++] = *p <= ' ' || *p == '"' || *p == '\'' || *p == 0x7f ? '_' : (char)*p;
-	names[used] = 0;
-}
-
-struct tsv {
-	FILE *f;
-	char prev[64];
-	char *names;
-	size_t nlen;
-	long *umin, *umax;
-	int rows, block;
-};
-
-/* A row of users, mean, min, max, n; a new block for each workload. */
-static int tsv_row(void *arg, const struct db_users_stat *p)
-{
-	struct tsv *t = arg;
-	if (p->workload && strcmp(t->prev, p->workload)) {
-		if (t->prev[0])
-			fputs("\n\n", t->f);
-		snprintf(t->prev, sizeof(t->prev), "%s", p->workload);
-		append_word(t->names, t->nlen, p->workload);
-	}
-	fprintf(t->f, "%ld\t%.6g\t%.6g\t%.6g\t%d\n", p->users, p->mean, p->min, p->max, p->n);
-	if (!t->rows || p->users < *t->umin)
-		*t->umin = p->users;
-	if (!t->rows || p->users > *t->umax)
-		*t->umax = p->users;
-	t->rows++;
-	t->block++;
-	return 0;
-}
-
-/* Writes DIR/METRIC.tsv: one block per workload; returns the workload
- * names in block order, the users range, and how many rows. */
 static int write_data(struct db *db, int64_t run, const char *metric, const char *path, char *names, size_t nlen,
 		      long *umin, long *umax)
 {
@@ -91,71 +46,6 @@ static void unavailable_reason(struct db *db, int64_t run, const char *metric, c
 	db_unavailable_reason(db, run, metric, buf, len);
 	if (!buf[0])
 		snprintf(buf, len, "no completed point measured it");
-}
-
-/* Runs plots/SCRIPT.gp through figure.gp with every value an argument.
- * data and out must be absolute (see figure.gp). */
-static int gnuplot(const char *plotdir, const char *script, const char *data, const char *out, const char *fmt,
-		   const char *names, const char *title, int logx, const char *unavail)
-{
-	if (data[0] != '/' || out[0] != '/')
-		return -1;
-	char path[PATH_MAX + 64], logx_s[4];
-	snprintf(path, sizeof(path), "%s/figure.gp", plotdir);
-	snprintf(logx_s, sizeof(logx_s), "%d", logx ? 1 : 0);
-	/* gnuplot opens its output by name: it writes into a directory of its
-	 * own, made here, and the figure is renamed into place, replacing
-	 * whatever was planted there rather than writing through it */
-	char tmpdir[PATH_MAX], tmp_out[PATH_MAX + 64], made[PATH_MAX + 80], final[PATH_MAX + 16];
-	const char *slash = strrchr(out, '/');
-	snprintf(tmpdir, sizeof(tmpdir), "%.*s/.gnuplot-XXXXXX", (int)(slash - out), out);
-	if (!mkdtemp(tmpdir))
-		return -1;
-	snprintf(tmp_out, sizeof(tmp_out), "%s%s", tmpdir, slash);
-	snprintf(made, sizeof(made), "%s.%s", tmp_out, fmt);
-	snprintf(final, sizeof(final), "%s.%s", out, fmt);
-	/* gnuplot's chatter (an empty x range with one point) would tear the
-	 * tables on the terminal: it goes to a log, kept only on failure */
-	char log[PATH_MAX + 80], kept[PATH_MAX + 32];
-	snprintf(log, sizeof(log), "%s.%s.log", tmp_out, fmt);
-	snprintf(kept, sizeof(kept), "%s.%s.log", out, fmt);
-	pid_t pid = fork();
-	if (pid < 0) {
-		rmdir(tmpdir);
-		return -1;
-	}
-	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-		if (fd >= 0)
-			dup2(fd, 2);
-		execlp("gnuplot", "gnuplot", "-c", path, script, plotdir, data, tmp_out, fmt, names, title, logx_s,
-		       unavail, (char *)NULL);
-		_exit(127);
-	}
-	int st, rc = -1;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			break;
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && rename(made, final) == 0) {
-		unlink(log);
-		unlink(kept);
-		rc = 0;
-	} else {
-		char line[300] = "", last[300] = "";
-		FILE *f = fopen(log, "r");
-		while (f && fgets(line, sizeof(line), f))
-			if (line[0] != '\n')
-				snprintf(last, sizeof(last), "%s", line);
-		if (f)
-			fclose(f);
-		last[strcspn(last, "\n")] = 0;
-		unlink(made);
-		if (rename(log, kept) < 0)
-			unlink(log);
-		rb_warn("gnuplot %s.gp failed (%s): %s", script, kept, last[0] ? last : "no message");
-	}
-	rmdir(tmpdir);
-	return rc;
 }
 
 struct meta_state {
@@ -267,184 +157,6 @@ static void html_unavailable(FILE *f, struct db *db, int64_t run)
 	      f);
 	db_unavailable_each(db, run, html_unavailable_row, f);
 	fputs("</table>\n", f);
-}
-
-/* Runs on one figure: a block per run (its kernel label or design), the
- * metric's mean per users over every workload of the run. */
-static int write_compare(struct db *db, const int64_t *runs, int n, const char *metric, const char *path, long *umin,
-			 long *umax)
-{
-	FILE *f = rb_create_stream(path);
-	if (!f)
-		return -1;
-	fprintf(f, "# users mean min max n (%s), a block per run\n", metric);
-	char names[8] = "";
-	struct tsv t = { .f = f, .names = names, .nlen = sizeof(names), .umin = umin, .umax = umax };
-	int rc = 0;
-	for (int i = 0; i < n && rc >= 0; i++) {
-		if (i)
-			fputs("\n\n", f);
-		t.block = 0;
-		rc = db_metric_by_users_all(db, runs[i], metric, tsv_row, &t);
-		if (!t.block) /* gnuplot needs a point in every block it is told of */
-			fputs("# none\n", f);
-	}
-	fclose(f);
-	return rc < 0 ? -1 : t.rows;
-}
-
-/* gnuplot is given absolute paths only (plots/figure.gp says why): a
- * pinned run directory's /proc/PID/fd/N already is one, and resolving it
- * would give back a name someone could swap again. */
-static char *abs_dir(const char *dir, char *adir)
-{
-	if (rb_path_pinned(dir)) {
-		snprintf(adir, PATH_MAX, "%s", dir);
-		return adir;
-	}
-	return realpath(dir, adir);
-}
-
-int report_runs(struct db *db, const int64_t *runs, const char *const *labels, int n, const char *metric,
-		const char *title, const char *dir, const char *prefix, char *path, size_t plen)
-{
-	char plotdir[PATH_MAX], data[PATH_MAX], out[PATH_MAX], names[300] = "";
-	long umin = 0, umax = 0;
-	path[0] = 0;
-	if (rb_source_dir("RMAPBENCH_PLOTS", "plots", "common.gp", plotdir, sizeof(plotdir)) < 0 || !rb_have_program("gnuplot"))
-		return -1;
-	char adir[PATH_MAX];
-	if (!abs_dir(dir, adir))
-		return -1;
-	snprintf(data, sizeof(data), "%s/%s-%s.tsv", adir, prefix, metric);
-	snprintf(out, sizeof(out), "%s/%s-%s", adir, prefix, metric);
-	int rows = write_compare(db, runs, n, metric, data, &umin, &umax);
-	if (rows <= 0)
-		return -1;
-	for (int i = 0; i < n; i++)
-		append_word(names, sizeof(names), labels[i]);
-	char script[80];
-	snprintf(script, sizeof(script), "%s", metric);
-	char probe[PATH_MAX + 100];
-	snprintf(probe, sizeof(probe), "%s/%s.gp", plotdir, metric);
-	if (access(probe, R_OK) < 0)
-		snprintf(script, sizeof(script), "generic"); /* the title says which metric */
-	int logx = umin > 0 && umax / umin >= 20;
-	if (gnuplot(plotdir, script, data, out, "png", names, title, logx, "") < 0 ||
-	    gnuplot(plotdir, script, data, out, "svg", names, title, logx, "") < 0)
-		return -1;
-	snprintf(path, plen, "%s.png", out);
-	return 0;
-}
-
-int report_compare(struct db *db, const int64_t runs[2], const char *labels[2], const char *metric, const char *dir,
-		   char *path, size_t plen)
-{
-	char title[300];
-	snprintf(title, sizeof(title), "%s: %s (run %lld) vs %s (run %lld)", metric, labels[0], (long long)runs[0],
-		 labels[1], (long long)runs[1]);
-	return report_runs(db, runs, labels, 2, metric, title, dir, "compare", path, plen);
-}
-
-int report_crossover_panel(struct db *db, const int64_t runs[2], const char *labels[2], const double crossed[2],
-			   const char *dir, char *path, size_t plen)
-{
-	/* the panels' order is plots/crossover_panel.gp's */
-	static const char *const panels[] = { "jobs_per_min_per_user",	      "jobs_per_min",
-					      "sys_pct",		      "rmap_vmas_per_walk",
-					      "lockstat_anon_vma_contentions", "lockstat_anon_vma_wait_ns" };
-	char plotdir[PATH_MAX], adir[PATH_MAX], prefix[PATH_MAX + 16], data[PATH_MAX + 80];
-	path[0] = 0;
-	if (rb_source_dir("RMAPBENCH_PLOTS", "plots", "common.gp", plotdir, sizeof(plotdir)) < 0 ||
-	    !rb_have_program("gnuplot") || !abs_dir(dir, adir))
-		return -1;
-	snprintf(prefix, sizeof(prefix), "%s/crossover", adir);
-	int mask = 0, logx = 0;
-	for (size_t p = 0; p < ARRAY_SIZE(panels); p++) {
-		long umin = 0, umax = 0;
-		snprintf(data, sizeof(data), "%s-%s.tsv", prefix, panels[p]);
-		int rows = write_compare(db, runs, 2, panels[p], data, &umin, &umax);
-		if (rows > 0)
-			mask |= 1 << p;
-		if (p == 0)
-			logx = umin > 0 && umax / umin >= 20;
-	}
-	if (!(mask & 1)) /* no jobs/min per user: nothing to cross */
-		return -1;
-	char names[300] = "", marks[96], title[300];
-	for (int i = 0; i < 2; i++)
-		append_word(names, sizeof(names), labels[i]);
-	snprintf(marks, sizeof(marks), "%.6g %.6g %d", crossed[0], crossed[1], mask);
-	snprintf(title, sizeof(title), "%s (run %lld) against %s (run %lld)", labels[0], (long long)runs[0], labels[1],
-		 (long long)runs[1]);
-	if (gnuplot(plotdir, "crossover_panel", prefix, prefix, "png", names, title, logx, marks) < 0 ||
-	    gnuplot(plotdir, "crossover_panel", prefix, prefix, "svg", names, title, logx, marks) < 0)
-		return -1;
-	snprintf(path, plen, "%s.png", prefix);
-	return 0;
-}
-
-/* PATH: a block per design, the point nearest its crossing window by
- * window (the middle of each, seconds; system and iowait %); a design
- * without one, or whose attribute does not parse, gets a row of NaN, as
- * gnuplot wants a point in every block it is told of. */
-static int write_timelines(struct db *db, const int64_t *runs, const char *const *workloads, const long *nearest, int n,
-			   const char *path)
-{
-	FILE *f = rb_create_stream(path);
-	if (!f)
-		return -1;
-	fprintf(f, "# seconds sys%% iowait%%, a block per design: its point nearest the crossing\n");
-	for (int i = 0; i < n; i++) {
-		char text[512], err[200];
-		struct timeline_attr t = { .n = 0 };
-		int got = nearest[i] > 0 ? db_point_attr(db, runs[i], workloads[i], nearest[i], "timeline", text, sizeof(text)) : 0;
-		if (got > 0 && timeline_attr_parse(text, &t, err, sizeof(err)) < 0) {
-			rb_warn("run %lld, %ld users: %s", (long long)runs[i], nearest[i], err);
-			t.n = 0;
-		}
-		fprintf(f, "%s# users %ld\n", i ? "\n\n" : "", nearest[i]);
-		for (int w = 0; w < t.n; w++)
-			fprintf(f, "%.3f %.1f %.1f\n", (w + 0.5) * t.step_s, t.sys_pct[w], t.iowait_pct[w]);
-		if (!t.n)
-			fputs("0 NaN NaN\n", f);
-	}
-	return fclose(f) == 0 ? 0 : -1;
-}
-
-int report_paper(struct db *db, const int64_t *runs, const char *const *labels, const double *crossed,
-		 const char *const *workloads, const long *nearest, int n, const char *title, const char *dir, char *path,
-		 size_t plen)
-{
-	static const char *const panels[] = { "jobs_per_min_per_user", "sys_pct", "iowait_pct" };
-	char plotdir[PATH_MAX], adir[PATH_MAX], prefix[PATH_MAX + 16], data[PATH_MAX + 80];
-	path[0] = 0;
-	if (rb_source_dir("RMAPBENCH_PLOTS", "plots", "common.gp", plotdir, sizeof(plotdir)) < 0 ||
-	    !rb_have_program("gnuplot") || !abs_dir(dir, adir))
-		return -1;
-	snprintf(prefix, sizeof(prefix), "%s/paper", adir);
-	for (size_t p = 0; p < ARRAY_SIZE(panels); p++) {
-		long umin = 0, umax = 0;
-		snprintf(data, sizeof(data), "%s-%s.tsv", prefix, panels[p]);
-		if (write_compare(db, runs, n, panels[p], data, &umin, &umax) <= 0)
-			return -1;
-	}
-	snprintf(data, sizeof(data), "%s-timeline.tsv", prefix);
-	if (write_timelines(db, runs, workloads, nearest, n, data) < 0)
-		return -1;
-	/* the marks: each crossover, then each nearest point's users */
-	char names[300] = "", marks[256] = "";
-	for (int i = 0; i < n; i++) {
-		append_word(names, sizeof(names), labels[i]);
-		snprintf(marks + strlen(marks), sizeof(marks) - strlen(marks), "%s%.6g", i ? " " : "", crossed[i]);
-	}
-	for (int i = 0; i < n; i++)
-		snprintf(marks + strlen(marks), sizeof(marks) - strlen(marks), " %ld", nearest[i]);
-	if (gnuplot(plotdir, "paper", prefix, prefix, "png", names, title, 0, marks) < 0 ||
-	    gnuplot(plotdir, "paper", prefix, prefix, "svg", names, title, 0, marks) < 0)
-		return -1;
-	snprintf(path, plen, "%s.png", prefix);
-	return 0;
 }
 
 /* The verdicts of the nightly: what got worse first, then better, then
