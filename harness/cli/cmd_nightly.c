@@ -106,41 +106,30 @@ static int judge(struct db *db, struct part *p, const char *explicit, struct sid
 	return c->counts[V_REGRESSION] ? 1 : 0;
 }
 
-/* The vm part on kernel k: the suite's workloads at vm_users in a guest,
- * as a suite of its own (NAME-vm, judged against the same kernel's). */
-static int vm_part(const struct config *cfg, const char *config, const char *const *sets, int nsets, int k,
-		   const char *db_path, int64_t *run)
+/* The vm part on kernel k: the suite's workloads (or vm_workloads) at
+ * vm_users in a guest, as a suite of its own (NAME-vm, judged against the
+ * same kernel's): the suite's config, changed in those fields. */
+static int vm_part(const struct config *cfg, int k, const char *db_path, int64_t *run)
 {
-	const char *all[MAX_SETS + 5];
-	int n = 0;
-	for (int i = 0; i < nsets; i++)
-		all[n++] = sets[i];
-	char kernel[96], users[200] = "users=", name[160];
-	snprintf(kernel, sizeof(kernel), "kernel=%s", cfg->vm_kernels[k]);
-	for (int i = 0; i < cfg->n_vm_users; i++)
-		snprintf(users + strlen(users), sizeof(users) - strlen(users), "%s%ld", i ? " " : "", cfg->vm_users[i]);
-	snprintf(name, sizeof(name), "name=%s-vm", cfg->name);
-	char workloads[300] = "workloads=";
-	for (int i = 0; i < cfg->n_vm_workloads; i++)
-		snprintf(workloads + strlen(workloads), sizeof(workloads) - strlen(workloads), "%s%s", i ? " " : "",
-			 cfg->vm_workloads[i]);
-	if (cfg->n_vm_workloads)
-		all[n++] = workloads;
-	all[n++] = "target=vm";
-	all[n++] = kernel;
-	all[n++] = users;
-	all[n++] = name;
 	struct config v;
-	char err[600];
-	if (config_load_set(&v, config, all, n, err, sizeof(err)) < 0) {
-		rb_error("%s", err);
-		config_free(&v);
-		return 2;
-	}
+	char users[200] = "";
+	config_copy(&v, cfg);
+	snprintf(v.target, sizeof(v.target), "vm");
+	snprintf(v.kernel, sizeof(v.kernel), "%s", cfg->vm_kernels[k]);
+	snprintf(v.name, sizeof(v.name), "%s-vm", cfg->name);
 	snprintf(v.tag, sizeof(v.tag), "nightly");
-	v.dry_run = cfg->dry_run;
-	v.shard_index = cfg->shard_index;
-	v.shard_count = cfg->shard_count;
+	for (int i = 0; i < cfg->n_vm_users; i++) {
+		v.users[i] = cfg->vm_users[i];
+		snprintf(users + strlen(users), sizeof(users) - strlen(users), " %ld", cfg->vm_users[i]);
+	}
+	if (cfg->n_vm_users)
+		v.n_users = cfg->n_vm_users;
+	for (int i = 0; i < cfg->n_vm_workloads; i++)
+		snprintf(v.workloads[i], sizeof(v.workloads[i]), "%s", cfg->vm_workloads[i]);
+	if (cfg->n_vm_workloads)
+		v.n_workloads = cfg->n_vm_workloads;
+	config_note(&v, "# the nightly's vm part: target = vm, kernel = %s, users =%s, name = %s", v.kernel, users,
+		    v.name);
 	int rc = cmd_run(&v, db_path, run);
 	config_free(&v);
 	return rc;
@@ -150,8 +139,7 @@ static int vm_part(const struct config *cfg, const char *config, const char *con
  * walkcost (engine_children) and the engine benchmarks (bench_repetitions),
  * each a run of its own into parts; with cfg->dry_run, their plan. 0, or
  * the nightly's exit status when one could not run. */
-static int other_parts(const struct config *cfg, const char *config, const char *const *sets, int nsets,
-		       const char *db_path, struct part *parts, int *nparts)
+static int other_parts(const struct config *cfg, const char *db_path, struct part *parts, int *nparts)
 {
 	bool qemu = rb_have_program("qemu-system-x86_64");
 	for (int k = 0; k < cfg->n_vm_kernels; k++) {
@@ -162,7 +150,7 @@ static int other_parts(const struct config *cfg, const char *config, const char 
 			continue;
 		}
 		int64_t run = 0;
-		int rc = vm_part(cfg, config, sets, nsets, k, db_path, &run);
+		int rc = vm_part(cfg, k, db_path, &run);
 		if (cfg->dry_run)
 			continue;
 		if (rc == 130)
@@ -324,7 +312,7 @@ int cmd_nightly(int argc, char **argv, const char *db_path)
 		cfg.dry_run = 1;
 		cmd_run(&cfg, db_path, NULL);
 		int n = 0;
-		other_parts(&cfg, config, sets, nsets, db_path, NULL, &n);
+		other_parts(&cfg, db_path, NULL, &n);
 		if (cfg.n_reference_kernels)
 			printf("# reference: %s in %s and %s; must regress on %s\n", cfg.reference_config,
 			       cfg.reference_kernels[0], cfg.reference_kernels[1], cfg.reference_metric);
@@ -367,7 +355,7 @@ int cmd_nightly(int argc, char **argv, const char *db_path)
 		return 130;
 	}
 	parts[nparts++].run = run;
-	int part_rc = other_parts(&cfg, config, sets, nsets, db_path, parts, &nparts);
+	int part_rc = other_parts(&cfg, db_path, parts, &nparts);
 	if (part_rc) {
 		config_free(&cfg);
 		return part_rc;

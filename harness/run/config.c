@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -510,6 +511,24 @@ static void append_text(struct config *c, const char *text)
 		t[old + add + 1] = 0;
 	}
 	c->text = t;
+}
+
+void config_copy(struct config *dst, const struct config *src)
+{
+	*dst = *src;
+	dst->text = src->text ? strdup(src->text) : NULL;
+	if (src->text && !dst->text)
+		abort();
+}
+
+void config_note(struct config *c, const char *fmt, ...)
+{
+	char line[600];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	append_text(c, line);
 }
 
 int config_parse_text(struct config *c, const char *origin, const char *text, char *err, size_t errlen)

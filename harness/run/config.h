@@ -90,6 +90,11 @@ int config_set(struct config *c, const char *kv, char *err, size_t errlen);
 int config_load_set(struct config *c, const char *path, const char *const *sets, int nsets, char *err, size_t errlen);
 int config_has_collector(const struct config *c, const char *name);
 const char *config_param(const struct config *c, const char *key);
+/* A copy of src for a part of its own (the nightly's vm part), changed
+ * field by field; its text is its own. config_note appends a line of what
+ * the part changed to the text recorded with its run. */
+void config_copy(struct config *dst, const struct config *src);
+void config_note(struct config *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void config_free(struct config *c);
 
 #endif
