@@ -263,8 +263,7 @@ int report_generate_verdicts(struct db *db, int64_t run, const char *dir, char *
 		if (!have_gnuplot)
 			continue;
 		int logx = umin > 0 && umax / umin >= 20;
-		if (gnuplot(plotdir, figures[i].metric, data, out, "png", names, figures[i].title, logx, unavail) < 0 ||
-		    gnuplot(plotdir, figures[i].metric, data, out, "svg", names, figures[i].title, logx, unavail) < 0) {
+		if (gnuplot_both(plotdir, figures[i].metric, data, out, names, figures[i].title, logx, unavail) < 0) {
 			rb_warn("gnuplot failed on %s", data);
 			ok = -1;
 			continue;

@@ -16,12 +16,10 @@ int report_crossover_panel(struct db *db, const int64_t runs[2], const char *lab
 	static const char *const panels[] = { "jobs_per_min_per_user",	      "jobs_per_min",
 					      "sys_pct",		      "rmap_vmas_per_walk",
 					      "lockstat_anon_vma_contentions", "lockstat_anon_vma_wait_ns" };
-	char plotdir[PATH_MAX], adir[PATH_MAX], prefix[PATH_MAX + 16], data[PATH_MAX + 80];
+	char plotdir[PATH_MAX], prefix[PATH_MAX + 16], data[PATH_MAX + 80];
 	path[0] = 0;
-	if (rb_source_dir("RMAPBENCH_PLOTS", "plots", "common.gp", plotdir, sizeof(plotdir)) < 0 ||
-	    !rb_have_program("gnuplot") || !abs_dir(dir, adir))
+	if (plot_begin(dir, "crossover", plotdir, prefix, sizeof(prefix)) < 0)
 		return -1;
-	snprintf(prefix, sizeof(prefix), "%s/crossover", adir);
 	int mask = 0, logx = 0;
 	for (size_t p = 0; p < ARRAY_SIZE(panels); p++) {
 		long umin = 0, umax = 0;
@@ -40,8 +38,7 @@ int report_crossover_panel(struct db *db, const int64_t runs[2], const char *lab
 	snprintf(marks, sizeof(marks), "%.6g %.6g %d", crossed[0], crossed[1], mask);
 	snprintf(title, sizeof(title), "%s (run %lld) against %s (run %lld)", labels[0], (long long)runs[0], labels[1],
 		 (long long)runs[1]);
-	if (gnuplot(plotdir, "crossover_panel", prefix, prefix, "png", names, title, logx, marks) < 0 ||
-	    gnuplot(plotdir, "crossover_panel", prefix, prefix, "svg", names, title, logx, marks) < 0)
+	if (gnuplot_both(plotdir, "crossover_panel", prefix, prefix, names, title, logx, marks) < 0)
 		return -1;
 	snprintf(path, plen, "%s.png", prefix);
 	return 0;

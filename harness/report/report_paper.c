@@ -44,12 +44,10 @@ int report_paper(struct db *db, const int64_t *runs, const char *const *labels, 
 		 size_t plen)
 {
 	static const char *const panels[] = { "jobs_per_min_per_user", "sys_pct", "iowait_pct" };
-	char plotdir[PATH_MAX], adir[PATH_MAX], prefix[PATH_MAX + 16], data[PATH_MAX + 80];
+	char plotdir[PATH_MAX], prefix[PATH_MAX + 16], data[PATH_MAX + 80];
 	path[0] = 0;
-	if (rb_source_dir("RMAPBENCH_PLOTS", "plots", "common.gp", plotdir, sizeof(plotdir)) < 0 ||
-	    !rb_have_program("gnuplot") || !abs_dir(dir, adir))
+	if (plot_begin(dir, "paper", plotdir, prefix, sizeof(prefix)) < 0)
 		return -1;
-	snprintf(prefix, sizeof(prefix), "%s/paper", adir);
 	for (size_t p = 0; p < ARRAY_SIZE(panels); p++) {
 		long umin = 0, umax = 0;
 		snprintf(data, sizeof(data), "%s-%s.tsv", prefix, panels[p]);
@@ -67,8 +65,7 @@ int report_paper(struct db *db, const int64_t *runs, const char *const *labels, 
 	}
 	for (int i = 0; i < n; i++)
 		snprintf(marks + strlen(marks), sizeof(marks) - strlen(marks), " %ld", nearest[i]);
-	if (gnuplot(plotdir, "paper", prefix, prefix, "png", names, title, 0, marks) < 0 ||
-	    gnuplot(plotdir, "paper", prefix, prefix, "svg", names, title, 0, marks) < 0)
+	if (gnuplot_both(plotdir, "paper", prefix, prefix, names, title, 0, marks) < 0)
 		return -1;
 	snprintf(path, plen, "%s.png", prefix);
 	return 0;

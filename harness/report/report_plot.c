@@ -148,3 +148,22 @@ int gnuplot(const char *plotdir, const char *script, const char *data, const cha
 	rmdir(tmpdir);
 	return rc;
 }
+
+int plot_begin(const char *dir, const char *name, char *plotdir, char *prefix, size_t len)
+{
+	char adir[PATH_MAX];
+	if (rb_source_dir("RMAPBENCH_PLOTS", "plots", "common.gp", plotdir, PATH_MAX) < 0 || !rb_have_program("gnuplot") ||
+	    !abs_dir(dir, adir))
+		return -1;
+	snprintf(prefix, len, "%s/%s", adir, name);
+	return 0;
+}
+
+int gnuplot_both(const char *plotdir, const char *script, const char *data, const char *out, const char *names,
+		 const char *title, int logx, const char *marks)
+{
+	return gnuplot(plotdir, script, data, out, "png", names, title, logx, marks) < 0 ||
+			       gnuplot(plotdir, script, data, out, "svg", names, title, logx, marks) < 0
+		       ? -1
+		       : 0;
+}

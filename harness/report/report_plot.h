@@ -32,4 +32,11 @@ char *abs_dir(const char *dir, char *adir);
 int gnuplot(const char *plotdir, const char *script, const char *data, const char *out, const char *fmt,
 	    const char *names, const char *title, int logx, const char *unavail);
 
+/* A figure's start: plotdir (PATH_MAX) the plots' folder, prefix DIR/NAME
+ * with DIR absolute; -1 when gnuplot or its scripts are missing. */
+int plot_begin(const char *dir, const char *name, char *plotdir, char *prefix, size_t len);
+/* The figure as PNG and as SVG. */
+int gnuplot_both(const char *plotdir, const char *script, const char *data, const char *out, const char *names,
+		 const char *title, int logx, const char *marks);
+
 #endif

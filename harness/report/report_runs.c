@@ -35,8 +35,7 @@ int report_runs(struct db *db, const int64_t *runs, const char *const *labels, i
 	if (access(probe, R_OK) < 0)
 		snprintf(script, sizeof(script), "generic"); /* the title says which metric */
 	int logx = umin > 0 && umax / umin >= 20;
-	if (gnuplot(plotdir, script, data, out, "png", names, title, logx, "") < 0 ||
-	    gnuplot(plotdir, script, data, out, "svg", names, title, logx, "") < 0)
+	if (gnuplot_both(plotdir, script, data, out, names, title, logx, "") < 0)
 		return -1;
 	snprintf(path, plen, "%s.png", out);
 	return 0;
