@@ -12,6 +12,14 @@ recipe=$(recipe_path "$label")
 srcpkg=$(recipe_require "$recipe" source)
 read -r -a fragments <<<"$(recipe_get "$recipe" fragments)"
 read -r -a patches <<<"$(recipe_get "$recipe" patches)"
+# A recipe over a git tree: that commit, built incrementally (build-git.sh).
+if [[ $srcpkg == git:* ]]; then
+	rev=$(recipe_require "$recipe" rev)
+	config=$(recipe_get "$recipe" config)
+	[[ -z $config || $config == /* ]] || config=$KERNELS_DIR/$config
+	RB_LABEL=$label RB_FRAGMENTS="${fragments[*]}" RB_PATCHES="${patches[*]}" RB_CONFIG=$config \
+		exec "$KERNELS_DIR/build-git.sh" "$srcpkg@$rev"
+fi
 
 tarball=${RMAPBENCH_KERNEL_SRC_DIR:-/usr/src}/$srcpkg.tar.xz
 srcver=$(dpkg-query -W -f='${Version}' "$srcpkg" 2>/dev/null || true)

@@ -121,17 +121,12 @@ static int image_as_is(const char *path, struct kernel_info *k, char *err, size_
 	return 0;
 }
 
-int kernel_recipe_run(const char *label, struct kernel_info *k, char *err, size_t errlen)
+/* Runs one of our kernel scripts with one argument: its stdout is the
+ * cache directory; its stderr is progress, passed on as it comes, and on
+ * failure one line saying why, which becomes our error instead. */
+static int kernel_script_run(const char *script, const char *arg, struct kernel_info *k, char *err, size_t errlen)
 {
-	char dir[PATH_MAX], script[PATH_MAX + 32];
-	struct kernel_recipe r;
-	if (kernel_recipe_load(label, &r, err, errlen) < 0 || kernel_recipes_dir(dir, sizeof(dir)) < 0)
-		return -1;
-	const char *kind = !strcmp(r.kind, "build") ? "build" : "fetch";
-	snprintf(script, sizeof(script), "%s/%s.sh", dir, kind);
-	/* The script's stdout is the cache directory; its stderr is progress,
-	 * passed on as it comes, and on failure one line saying why, which
-	 * becomes our error instead. */
+	const char *label = arg;
 	char outpath[] = "/tmp/rmapbench-kernel-XXXXXX";
 	int outfd = mkstemp(outpath);
 	int p[2];
@@ -146,7 +141,7 @@ int kernel_recipe_run(const char *label, struct kernel_info *k, char *err, size_
 	if (pid == 0) {
 		dup2(outfd, 1);
 		dup2(p[1], 2);
-		execl(script, script, label, (char *)NULL);
+		execl(script, script, arg, (char *)NULL);
 		fprintf(stderr, "rmapbench: kernel: exec %s: %s\n", script, strerror(errno));
 		_exit(127);
 	}
@@ -183,8 +178,42 @@ int kernel_recipe_run(const char *label, struct kernel_info *k, char *err, size_
 	return kernel_info_load(nl ? nl + 1 : out, k, err, errlen);
 }
 
+int kernel_recipe_run(const char *label, struct kernel_info *k, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], script[PATH_MAX + 32];
+	struct kernel_recipe r;
+	if (kernel_recipe_load(label, &r, err, errlen) < 0 || kernel_recipes_dir(dir, sizeof(dir)) < 0)
+		return -1;
+	const char *kind = !strcmp(r.kind, "build") ? "build" : "fetch";
+	snprintf(script, sizeof(script), "%s/%s.sh", dir, kind);
+	return kernel_script_run(script, label, k, err, errlen);
+}
+
+int kernel_git_run(const char *spec, struct kernel_info *k, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], script[PATH_MAX + 32];
+	if (!kernel_spec_is_git(spec)) {
+		snprintf(err, errlen, "'%s' is not a git kernel (git:PATH@REV)", spec);
+		return -1;
+	}
+	if (kernel_recipes_dir(dir, sizeof(dir)) < 0) {
+		snprintf(err, errlen, "the kernel scripts' folder is missing");
+		return -1;
+	}
+	snprintf(script, sizeof(script), "%s/build-git.sh", dir);
+	return kernel_script_run(script, spec, k, err, errlen);
+}
+
+int kernel_spec_is_git(const char *spec)
+{
+	const char *at = strrchr(spec, '@');
+	return !strncmp(spec, "git:", 4) && at && at > spec + 4 && at[1];
+}
+
 int kernel_prepare(const char *name, struct kernel_info *k, char *err, size_t errlen)
 {
+	if (!strncmp(name, "git:", 4))
+		return kernel_git_run(name, k, err, errlen);
 	if (strchr(name, '/'))
 		return image_as_is(name, k, err, errlen);
 	return kernel_recipe_run(name, k, err, errlen);

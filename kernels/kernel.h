@@ -32,9 +32,15 @@ void kernel_bzimage_release(const unsigned char *img, size_t n, char *buf, size_
 void kernel_info_parse(char *text, struct kernel_info *k);
 /* Reads DIR/kernel.info. */
 int kernel_info_load(const char *dir, struct kernel_info *k, char *err, size_t errlen);
-/* A label with a recipe: fetched or built (or found in the cache). A path
- * with a '/': that image as it is. err names what is missing. */
+/* A label with a recipe: fetched or built (or found in the cache).
+ * git:PATH@REV: that commit built. A path with a '/': that image as it
+ * is. err names what is missing. */
 int kernel_prepare(const char *label_or_image, struct kernel_info *k, char *err, size_t errlen);
+/* git:PATH@REV: a commit of a git tree, built incrementally and cached
+ * by its tree id (build-git.sh); 0 with k filled. */
+int kernel_git_run(const char *spec, struct kernel_info *k, char *err, size_t errlen);
+/* Whether spec has the git:PATH@REV form (not whether it resolves). */
+int kernel_spec_is_git(const char *spec);
 /* Runs the recipe's script whatever the cache holds (it reuses the cache
  * itself); 0 with k filled. */
 int kernel_recipe_run(const char *label, struct kernel_info *k, char *err, size_t errlen);

@@ -15,6 +15,7 @@ static const struct {
 } recipe_keys[] = {
 	{ "kind", AT(kind) },		{ "source", AT(source) },   { "fragments", AT(fragments) },
 	{ "patches", AT(patches) }, { "package", AT(package) }, { "modules", AT(modules) },
+	{ "rev", AT(rev) },		{ "config", AT(config) },
 };
 #undef AT
 
@@ -42,7 +43,7 @@ int kernel_recipe_parse(struct kernel_recipe *r, char *text, char *err, size_t e
 		while (k < sizeof(recipe_keys) / sizeof(recipe_keys[0]) && strcmp(recipe_keys[k].key, key))
 			k++;
 		if (k == sizeof(recipe_keys) / sizeof(recipe_keys[0])) {
-			snprintf(err, errlen, "%s:%d: unknown key '%s' (kind, source, fragments, patches, package, modules)",
+			snprintf(err, errlen, "%s:%d: unknown key '%s' (kind, source, rev, config, fragments, patches, package, modules)",
 				 r->path, lineno, key);
 			return -1;
 		}
@@ -55,6 +56,14 @@ int kernel_recipe_parse(struct kernel_recipe *r, char *text, char *err, size_t e
 	}
 	if (strcmp(r->kind, "build") && strcmp(r->kind, "package")) {
 		snprintf(err, errlen, "%s: 'kind = build' or 'kind = package' is missing", r->path);
+		return -1;
+	}
+	if (!strncmp(r->source, "git:", 4) && !r->rev[0]) {
+		snprintf(err, errlen, "%s: source = %s needs 'rev = REV' (a commit of that tree)", r->path, r->source);
+		return -1;
+	}
+	if ((r->rev[0] || r->config[0]) && strncmp(r->source, "git:", 4)) {
+		snprintf(err, errlen, "%s: rev and config are for 'source = git:PATH' recipes", r->path);
 		return -1;
 	}
 	return 0;

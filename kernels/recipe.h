@@ -9,7 +9,9 @@
 struct kernel_recipe {
 	char path[1100];
 	char kind[16];         /* build (build.sh) | package (fetch.sh) */
-	char source[64];       /* build: the Debian source package */
+	char source[300];      /* build: the Debian source package, or git:PATH */
+	char rev[128];         /* build from git: the commit (anything git rev-parse takes) */
+	char config[300];      /* build from git: the developer's own .config, else tinyconfig + fragments */
 	char fragments[512];   /* build: config fragments over tinyconfig */
 	char patches[512];     /* build: patches, applied in order */
 	char package[128];     /* package: the Debian kernel image package */

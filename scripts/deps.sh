@@ -33,7 +33,7 @@ packages=(
 check=0
 for a in "$@"; do
 	case $a in
-	--kernels) packages+=(linux-source-6.1 flex bison bc libelf-dev libssl-dev xz-utils patch) ;;
+	--kernels) packages+=(linux-source-6.1 flex bison bc libelf-dev libssl-dev xz-utils patch ccache git) ;;
 	--test) packages+=(chromium) ;;
 	--check) check=1 ;; # say what is missing, install nothing
 	*) echo "rmapbench: deps.sh: unknown option '$a' (--kernels, --test, --check)" >&2; exit 2 ;;

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "crossover.h"
 #include "db.h"
+#include "query.h"
 #include "flags.h"
 #include "kernel.h"
 #include "recipe.h"
@@ -36,6 +37,7 @@ static void kernel_usage(FILE *f)
 	fputs("usage: rmapbench kernel list\n"
 	      "       rmapbench kernel fetch LABEL     a Debian kernel package into the cache (kind = package)\n"
 	      "       rmapbench kernel build LABEL     a kernel from linux-source-6.1 (kind = build)\n"
+	      "       rmapbench kernel build git:PATH@REV  a commit of a git tree, built incrementally\n"
 	      "       rmapbench kernel run LABEL [--config FILE] [--set KEY=VALUE]...\n"
 	      "       rmapbench compare-kernels A B [--config FILE] [--set KEY=VALUE]...\n"
 	      "LABEL names kernels/LABEL.kernel; run and compare-kernels also take an image path.\n"
@@ -140,6 +142,18 @@ static int run_in_kernel(const char *config, const char *const *sets, int nsets,
 	return rc;
 }
 
+struct run_variant {
+	char *buf;
+	size_t len;
+};
+
+static int run_variant_of(void *arg, const struct db_run *r)
+{
+	struct run_variant *rv = arg;
+	snprintf(rv->buf, rv->len, "%s", r->variant ? r->variant : "");
+	return 0;
+}
+
 int kernels_run_pair(const char *config, const char *const *sets, int nsets, const char *const labels[2],
 		     const char *tag, const char *db_path, int64_t runs[2])
 {
@@ -179,6 +193,15 @@ int cmd_kernel(int argc, char **argv, const char *db)
 		}
 		char err[600];
 		struct kernel_recipe r;
+		if (!strcmp(sub, "build") && !strncmp(argv[1], "git:", 4)) {
+			struct kernel_info g;
+			if (kernel_git_run(argv[1], &g, err, sizeof(err)) < 0) {
+				rb_error("%s", err);
+				return 1;
+			}
+			printf("%s\t%s %s %s\n", g.label, g.release, g.config_hash, g.image);
+			return 0;
+		}
 		if (kernel_recipe_load(argv[1], &r, err, sizeof(err)) < 0) {
 			rb_error("%s", err);
 			return 1;
@@ -232,9 +255,16 @@ int cmd_compare_kernels(int argc, char **argv, const char *db_path)
 	if (db_open_said(db_path, &db) < 0)
 		return 1;
 	const char *labels[2] = { a.pos[0], a.pos[1] };
-	for (int i = 0; i < 2; i++)
-		if (strchr(labels[i], '/'))
+	static char named[2][200];
+	for (int i = 0; i < 2; i++) {
+		if (!strncmp(labels[i], "git:", 4)) { /* the commit: its short hash and subject, as the run has it */
+			struct run_variant rv = { named[i], sizeof(named[i]) };
+			if (db_run_get(&db, runs[i], run_variant_of, &rv) == 1 && named[i][0])
+				labels[i] = named[i];
+		} else if (strchr(labels[i], '/')) {
 			labels[i] = strrchr(labels[i], '/') + 1;
+		}
+	}
 	printf("\ncompare-kernels: A = %s (run %lld), B = %s (run %lld)\n", labels[0], (long long)runs[0], labels[1],
 	       (long long)runs[1]);
 	struct side sa = { .db = &db, .runs = { runs[0] }, .nruns = 1 }, sb = { .db = &db, .runs = { runs[1] }, .nruns = 1 };

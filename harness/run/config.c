@@ -3,6 +3,7 @@
 #include "util.h"
 #include "collector.h"
 #include "engine.h"
+#include "kernel.h"
 #include "external.h"
 #include "sim.h"
 #include "target.h"
@@ -215,9 +216,9 @@ static int set_engine_children(struct config *c, char *val, char *err, size_t er
 			     &c->n_engine_children, err, errlen);
 }
 
-/* Kernel labels into out[max][64]: a label names kernels/LABEL.kernel,
- * nothing that walks a path. */
-static int set_labels(char *val, char (*out)[64], int max, int *n_out, char *err, size_t errlen)
+/* Kernels into out[max]: a label names kernels/LABEL.kernel; git:PATH@REV
+ * a commit of a tree, only read (build-git.sh builds in our cache). */
+static int set_labels(char *val, char (*out)[KERNEL_SPEC_MAX], int max, int *n_out, char *err, size_t errlen)
 {
 	char *tok[CFG_MAX_LIST];
 	int n = split(val, tok, max);
@@ -226,11 +227,13 @@ static int set_labels(char *val, char (*out)[64], int max, int *n_out, char *err
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		if (!rb_is_label(tok[i]) || strlen(tok[i]) >= 64) {
-			snprintf(err, errlen, "'%s' is not a kernel label (letters, digits, '.', '_', '-')", tok[i]);
+		if (strlen(tok[i]) >= KERNEL_SPEC_MAX ||
+		    (!rb_is_label(tok[i]) && !kernel_spec_is_git(tok[i]))) {
+			snprintf(err, errlen, "'%.300s' is not a kernel label (letters, digits, '.', '_', '-') or git:PATH@REV",
+				 tok[i]);
 			return -1;
 		}
-		snprintf(out[i], 64, "%s", tok[i]);
+		snprintf(out[i], KERNEL_SPEC_MAX, "%s", tok[i]);
 	}
 	*n_out = n;
 	return 0;

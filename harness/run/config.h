@@ -9,6 +9,9 @@
 #define CFG_MAX_LIST 64
 #define CFG_MAX_PARAMS 32
 
+/* A kernel: a recipe's label, git:PATH@REV or an image's path. */
+#define KERNEL_SPEC_MAX 256
+
 struct config {
 	char path[1024];
 	char name[64];
@@ -32,7 +35,7 @@ struct config {
 	int n_pfm_events;
 	double point_timeout_s;
 	/* target = vm */
-	char kernel[256];     /* a kernels/LABEL.kernel recipe, or an image path */
+	char kernel[KERNEL_SPEC_MAX]; /* a kernels/LABEL.kernel recipe, git:PATH@REV, or an image path */
 	long vm_mem_mib;      /* guest RAM: the memory pressure */
 	int vm_cpus;
 	long vm_zram_mib;     /* swap on zram in the guest; 0 for none */
@@ -60,14 +63,14 @@ struct config {
 	 * a guest of each kernel in vm_kernels (where QEMU is installed) */
 	char vm_workloads[8][32];
 	int n_vm_workloads;
-	char vm_kernels[4][64];
+	char vm_kernels[4][KERNEL_SPEC_MAX];
 	int n_vm_kernels;
 	long vm_users[8];
 	int n_vm_users;
 	/* ... and its positive control: reference_config run in a guest of
 	 * each of reference_kernels (a good A, a known-bad B), which must
 	 * come out as a regression of reference_metric */
-	char reference_kernels[2][64];
+	char reference_kernels[2][KERNEL_SPEC_MAX];
 	int n_reference_kernels;
 	char reference_config[256];
 	char reference_metric[64];

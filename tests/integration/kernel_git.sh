@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# git:PATH@REV kernels, the bad inputs: each refused with one line naming
+# it, before anything is built (a small git tree that is no kernel will
+# do, since the checks come first). The builds themselves are
+# tests/kernels/git_builds.sh (make test-kernels).
+set -u
+source "$(dirname "$0")/../lib.sh"
+export RMAPBENCH_KERNEL_CACHE=$tmp/cache
+t=$tmp/tree
+mkdir -p "$t"
+git -C "$t" init -q
+echo one >"$t/f"
+git -C "$t" add f
+git -C "$t" -c user.name=t -c user.email=t@t commit -q -m "first"
+expect 1 "/nonexist is not a directory" "$BIN" kernel build git:/nonexist@HEAD
+expect 1 "$tmp is not a git tree" "$BIN" kernel build "git:$tmp@HEAD"
+expect 1 "nosuch does not resolve to a commit in $t" "$BIN" kernel build "git:$t@nosuch"
+expect 1 "REV '--output=x' is not a revision" "$BIN" kernel build "git:$t@--output=x"
+expect 1 "REV 'a;b' is not a revision" "$BIN" kernel build "git:$t@a;b"
+expect 1 "is not a git kernel (git:PATH@REV)" "$BIN" kernel build "git:$t"
+mkdir -p "$t/sub"
+expect 1 "$t/sub is inside the git tree $t: name its top" "$BIN" kernel build "git:$t/sub@HEAD"
+echo two >>"$t/f"
+expect 1 "$t has uncommitted changes" "$BIN" kernel build "git:$t@HEAD"
+git -C "$t" checkout -q f
+[[ -z $(ls -A "$tmp/cache" 2>/dev/null | grep -v '^\.git-build$') ]] || fail "a refused spec left a kernel in the cache"
+# the config's kernel lists take a git kernel, and still no path
+printf 'vm_kernels = git:%s@HEAD\nvm_users = 2\n' "$t" >"$tmp/ok.conf"
+"$BIN" --db "$tmp/db/x.db" run "$tmp/ok.conf" --dry-run >/dev/null 2>"$tmp/err" ||
+	fail "vm_kernels = git:... refused: $(cat "$tmp/err")"
+printf 'vm_kernels = ../x\n' >"$tmp/bad.conf"
+expect 2 "'../x' is not a kernel label" "$BIN" --db "$tmp/db/x.db" run "$tmp/bad.conf" --dry-run
+# a recipe over a tree needs its commit, and only it takes rev
+kdir=$tmp/kernels
+mkdir -p "$kdir"
+cp -r "$top/kernels/." "$kdir/"
+printf 'kind = build\nsource = git:%s\n' "$t" >"$kdir/mine.kernel"
+RMAPBENCH_KERNELS_DIR=$kdir expect 1 "mine.kernel: source = git:$t needs 'rev = REV'" "$BIN" kernel build mine
+echo "git kernels: bad paths, revisions and dirty trees refused before a build"
