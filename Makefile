@@ -106,7 +106,7 @@ help:
 	@echo "make              build the CLI, the static workload binary and the benchmarks"
 	@echo "make deps         install missing Debian packages, those for building kernels too (or say which)"
 	@echo "make test         every test, ending in 'N passed, N failed'"
-	@echo "make test-kernels build legacy-anon-vma (cached), then compare it with stock in QEMU"
+	@echo "make test-kernels build legacy-anon-vma (cached), then compare it with stock in QEMU; a git tree's commits built incrementally and compared"
 	@echo "make check-10k    a 10,000-user aim7 point, then check nothing is left"
 	@echo "make fuzz         10M differential engine operations, 10M under ENOMEM, hunts for avc-rc's faults, libFuzzer on traces and every parser"
 	@echo "make clean        remove build/"
@@ -222,6 +222,7 @@ fuzz: all $(B)/fuzz/trace_fuzzer $(PARSER_FUZZ_BIN)
 
 test-kernels: all
 	@tests/kernels/build_and_compare.sh
+	@tests/kernels/git_builds.sh
 
 check-10k: all $(B)/asan/rmapbench
 	@bash tests/integration/users_10k.sh && echo "10,000 users: ok, nothing left"

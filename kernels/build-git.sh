@@ -42,8 +42,10 @@ if [[ -n $(git --no-optional-locks -C "$path" status --porcelain --untracked-fil
 fi
 tree=$(git -C "$path" rev-parse "$commit^{tree}")
 short=${commit:0:12}
-# the subject names the commit in labels and reports: one line, printable
-subject=$(git -C "$path" log -1 --format=%s "$commit" | LC_ALL=C tr -cd '\040-\176' | cut -c1-120)
+# the subject names the commit in labels and reports: one line, printable,
+# cut at a word to fit a label (64 bytes) with the short hash
+subject=$(git -C "$path" log -1 --format=%s "$commit" | LC_ALL=C tr -cd '\040-\176' |
+	awk '{ s = $0; if (length(s) > 48) { s = substr(s, 1, 48); sub(/ [^ ]*$/, "", s); s = s "..." } print s }')
 
 read -r -a fragments <<<"${RB_FRAGMENTS-config/base.config config/lockstat.config}"
 read -r -a patches <<<"${RB_PATCHES-}"

@@ -49,4 +49,11 @@ done
 for f in $(grep -oE '\(2[^)]*\.md\)' docs/results/README.md | tr -d '()'); do
 	[[ -f docs/results/$f ]] || fail "docs/results/README.md lists $f, which is not there"
 done
+# and every record a page links is there
+for page in README.md docs/*.md; do
+	d=$(dirname "$page")
+	for f in $(grep -oE '\]\([^)#]*results/[^)#]*\.md\)' "$page" | sed 's/^](//; s/)$//'); do
+		[[ -f $d/$f ]] || fail "$page links $f, which is not there"
+	done
+done
 echo "README.md and docs/: every figure beside its record; $(ls docs/results/2*.md | wc -l) records, each with its revision and command"

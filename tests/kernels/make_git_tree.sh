@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# make_git_tree.sh DIR [CULPRIT]: a git history over Debian's
+# linux-source-6.1 for the git-kernel tests and bisect: the base commit is
+# the Debian source as it is, then five commits that each touch mm/; the
+# CULPRIT-th (1 to 5, default 3) applies 2.6.33's two anon_vma rules
+# (legacy-anon-vma.patch and legacy-anon-vma-lock.patch), the others only
+# change a comment. Prints DIR's base commit.
+set -euo pipefail
+dir=${1:?usage: make_git_tree.sh DIR [CULPRIT]}
+culprit=${2:-3}
+[[ $culprit =~ ^[1-5]$ ]] || { echo "make_git_tree: CULPRIT is 1 to 5, not '$culprit'" >&2; exit 2; }
+here=$(cd "$(dirname "$0")/../.." && pwd)
+tarball=${RMAPBENCH_KERNEL_SRC_DIR:-/usr/src}/linux-source-6.1.tar.xz
+[[ -f $tarball ]] || { echo "make_git_tree: $tarball is missing (scripts/deps.sh --kernels)" >&2; exit 2; }
+[[ ! -e $dir ]] || { echo "make_git_tree: $dir exists" >&2; exit 2; }
+mkdir -p "$dir"
+tar -xf "$tarball" -C "$dir" --strip-components=1
+cd "$dir"
+# Debian's tree ends its .gitignore with "/*" lines that ignore every
+# top-level entry: a git history of it must drop them.
+sed -i '/^\/\*$/d; /^!\//d' .gitignore
+g() { git -c user.name=rmapbench -c user.email=rmapbench@localhost -c commit.gpgsign=false "$@"; }
+g init -q
+g add -A
+g commit -q -m "base: Debian linux-source-6.1 $(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null)"
+base=$(git rev-parse HEAD)
+note() { # a harmless commit: a comment at the end of FILE
+	echo "/* rmapbench test tree: $2 */" >>"$1"
+	g commit -q -am "$2"
+}
+files=(mm/rmap.c mm/mmap.c mm/memory.c mm/rmap.c mm/mprotect.c)
+for i in 1 2 3 4 5; do
+	if ((i == culprit)); then
+		patch -p1 --batch --quiet --no-backup-if-mismatch <"$here/kernels/patches/legacy-anon-vma.patch"
+		patch -p1 --batch --quiet --no-backup-if-mismatch <"$here/kernels/patches/legacy-anon-vma-lock.patch"
+		g commit -q -am "mm: 2.6.33's anon_vma rules (one anon_vma a fork family, walks exclusive)"
+	else
+		note "${files[i - 1]}" "mm: step $i, a comment in ${files[i - 1]}"
+	fi
+done
+echo "$base"
