@@ -98,7 +98,7 @@ $(foreach L,$(LAYERS),$(eval $(call LAYER_RULES,$(L))))
 CLI_LAYERS := harness/report harness/compare harness/run kernels sim engine workloads collect db lib
 cli_libs = $(foreach L,$(CLI_LAYERS),$(call alib,$(L),$(1)))
 
-.PHONY: all deps test test-kernels check-10k fuzz clean help print-layers
+.PHONY: all deps test test-kernels test-bisect check-10k fuzz clean help print-layers
 
 all: $(B)/rmapbench $(B)/rmapbench-load $(B)/rmapbench-sim $(B)/rmapbench-agent $(B)/rmapbench-bench
 
@@ -107,6 +107,7 @@ help:
 	@echo "make deps         install missing Debian packages, those for building kernels too (or say which)"
 	@echo "make test         every test, ending in 'N passed, N failed'"
 	@echo "make test-kernels build legacy-anon-vma (cached), then compare it with stock in QEMU; a git tree's commits built incrementally and compared"
+	@echo "make test-bisect  bisect a git history over linux-source-6.1 to the commit with 2.6.33's rules, twice"
 	@echo "make check-10k    a 10,000-user aim7 point, then check nothing is left"
 	@echo "make fuzz         10M differential engine operations, 10M under ENOMEM, hunts for avc-rc's faults, libFuzzer on traces and every parser"
 	@echo "make clean        remove build/"
@@ -184,7 +185,7 @@ $(B)/fuzz/trace_fuzzer: tests/fuzz/trace_fuzzer.c $(ENGINE_SRC) engine/*.h
 # metadata, the walk calibration, an engine point's timeline, Google
 # Benchmark's JSON and a kernel image's header. (The trace fuzzer above
 # takes the engine alone.)
-PARSER_FUZZERS := frame console output yaml config recipe walkcalib timeline gbench bzimage
+PARSER_FUZZERS := frame console output yaml config recipe walkcalib timeline gbench bzimage gitrange
 PARSER_FUZZ_BIN := $(patsubst %,$(B)/fuzz/%_fuzzer,$(PARSER_FUZZERS))
 $(B)/fuzz/%_fuzzer: tests/fuzz/%_fuzzer.c tests/fuzz/fuzz.h $(call cli_libs,fuzz/obj)
 	clang $(CSTD) $(WARN) $(FUZZFLAGS) -fsanitize=fuzzer $(ALL_INC) -Itests/fuzz -o $@ $< $(call cli_libs,fuzz/obj) $(LIBS)
@@ -223,6 +224,9 @@ fuzz: all $(B)/fuzz/trace_fuzzer $(PARSER_FUZZ_BIN)
 test-kernels: all
 	@tests/kernels/build_and_compare.sh
 	@tests/kernels/git_builds.sh
+
+test-bisect: all
+	@tests/kernels/bisect.sh
 
 check-10k: all $(B)/asan/rmapbench
 	@bash tests/integration/users_10k.sh && echo "10,000 users: ok, nothing left"

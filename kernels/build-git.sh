@@ -22,24 +22,8 @@ rest=${spec#git:}
 path=${rest%@*}
 rev=${rest##*@}
 [[ -n $path && -n $rev ]] || die "'$spec': expected git:PATH@REV"
-# REV reaches git's command line: never as an option
-[[ $rev != -* && $rev =~ ^[][A-Za-z0-9._/~^@{}:+-]+$ ]] ||
-	die "'$spec': REV '$rev' is not a revision (letters, digits and ._/~^@{}:+- only, not starting with '-')"
-[[ -d $path ]] || die "'$spec': $path is not a directory"
-path=$(cd "$path" && pwd -P)
-gerr=$(mktemp)
-top=$(git -C "$path" rev-parse --show-toplevel 2>"$gerr") || {
-	why=$(grep -m1 -o 'dubious ownership' "$gerr" || true)
-	rm -f "$gerr"
-	die "'$spec': $path is not a git tree${why:+ we may read (git: $why; see git config safe.directory)}"
-}
-rm -f "$gerr"
-[[ $top == "$path" ]] || die "'$spec': $path is inside the git tree $top: name its top"
-commit=$(git -C "$path" rev-parse --verify --quiet --end-of-options "$rev^{commit}") ||
-	die "'$spec': $rev does not resolve to a commit in $path"
-if [[ -n $(git --no-optional-locks -C "$path" status --porcelain --untracked-files=no 2>/dev/null) ]]; then
-	die "'$spec': $path has uncommitted changes (git -C $path status): commit or stash them first"
-fi
+path=$(git_tree "$spec" "$path")
+commit=$(git_commit "$spec" "$path" "$rev")
 tree=$(git -C "$path" rev-parse "$commit^{tree}")
 short=${commit:0:12}
 # the subject names the commit in labels and reports: one line, printable,

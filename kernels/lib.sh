@@ -69,3 +69,33 @@ write_info() {
 	printf '%s\n' "$@" >"$dir/kernel.info.tmp"
 	mv "$dir/kernel.info.tmp" "$dir/kernel.info"
 }
+
+# git_tree WHAT PATH: PATH as the top of a clean git tree (its physical
+# path), or a one-line error naming WHAT. Nothing is written into it.
+git_tree() {
+	local what=$1 path=$2 top gerr why
+	[[ -d $path ]] || die "'$what': $path is not a directory"
+	path=$(cd "$path" && pwd -P)
+	gerr=$(mktemp)
+	top=$(git -C "$path" rev-parse --show-toplevel 2>"$gerr") || {
+		why=$(grep -m1 -o 'dubious ownership' "$gerr" || true)
+		rm -f "$gerr"
+		die "'$what': $path is not a git tree${why:+ we may read (git: $why; see git config safe.directory)}"
+	}
+	rm -f "$gerr"
+	[[ $top == "$path" ]] || die "'$what': $path is inside the git tree $top: name its top"
+	if [[ -n $(git --no-optional-locks -C "$path" status --porcelain --untracked-files=no 2>/dev/null) ]]; then
+		die "'$what': $path has uncommitted changes (git -C $path status): commit or stash them first"
+	fi
+	echo "$path"
+}
+
+# git_commit WHAT PATH REV: REV's full commit hash. REV reaches git's
+# command line, so never as an option, and only a revision's characters.
+git_commit() {
+	local what=$1 path=$2 rev=$3
+	[[ $rev != -* && $rev =~ ^[][A-Za-z0-9._/~^@{}:+-]+$ ]] ||
+		die "'$what': REV '$rev' is not a revision (letters, digits and ._/~^@{}:+- only, not starting with '-')"
+	git -C "$path" rev-parse --verify --quiet --end-of-options "$rev^{commit}" ||
+		die "'$what': $rev does not resolve to a commit in $path"
+}

@@ -2,11 +2,12 @@
 # libFuzzer over every parser of outside bytes, briefly (make fuzz runs
 # them for longer): guest frames, the console, workload output, stress-ng's
 # YAML, configs, kernel recipes, cache metadata, the walk calibration, an
-# engine point's timeline, Google Benchmark's JSON and a bzImage header. A
+# engine point's timeline, Google Benchmark's JSON, a bzImage header and the
+# commits a bisect walks (git-range.sh's output). A
 # fixed seed and number of runs per target, from the committed seeds; a
 # crash or a sanitizer report fails it.
 . "$(dirname "$0")/../lib.sh"
-for f in frame console output yaml config recipe walkcalib timeline gbench bzimage; do
+for f in frame console output yaml config recipe walkcalib timeline gbench bzimage gitrange; do
 	fz=$top/build/fuzz/${f}_fuzzer
 	[[ -x $fz ]] || fail "$fz is not built"
 	mkdir -p "$tmp/corpus-$f"

@@ -3,6 +3,7 @@
  * writer against cpio(1), and kernel.info and image checks. */
 #include "cpio.h"
 #include "frame.h"
+#include "git_range.h"
 #include "kernel.h"
 #include "sample.h"
 #include "tap.h"
@@ -237,9 +238,36 @@ static void test_kernel_info(void)
 	CHECK(system(cmd) == 0, "cleanup");
 }
 
+/* What a bisect walks, as git-range.sh prints it. */
+static void test_git_range(void)
+{
+	static const char g[] = "0123456789abcdef0123456789abcdef01234567",
+			  b[] = "89abcdef0123456789abcdef0123456789abcdef",
+			  m[] = "fedcba9876543210fedcba9876543210fedcba98";
+	char text[1024], err[300];
+	struct git_range r;
+	snprintf(text, sizeof(text), "good %s\nbad %s\ncommit %s 2026-12-06 mm: one\ncommit %s 2026-12-07 mm: two words\n",
+		 g, b, m, b);
+	CHECK(git_range_parse(text, &r, err, sizeof(err)) == 0 && r.n == 2 && !strcmp(r.good, g) &&
+		      !strcmp(r.commits[1].hash, b) && !strcmp(r.commits[1].subject, "mm: two words") &&
+		      !strcmp(r.commits[0].date, "2026-12-06"),
+	      "two commits read, BAD last, subject and date kept");
+	free(r.commits);
+	snprintf(text, sizeof(text), "good %s\nbad %s\ncommit %s 2026-12-06 mm: one\n", g, b, m);
+	CHECK(git_range_parse(text, &r, err, sizeof(err)) < 0 && strstr(err, "ending at bad"),
+	      "a list that does not end at BAD is refused: %s", err);
+	snprintf(text, sizeof(text), "good %s\nbad %s\ncommit %.39s 2026-12-06 short\n", g, b, b);
+	CHECK(git_range_parse(text, &r, err, sizeof(err)) < 0 && strstr(err, "line 3"),
+	      "a hash of 39 digits is refused, naming the line: %s", err);
+	snprintf(text, sizeof(text), "good %s\nbad %s\nrm -rf %s\n", g, b, b);
+	CHECK(git_range_parse(text, &r, err, sizeof(err)) < 0 && strstr(err, "line 3"),
+	      "an unknown line is refused: %s", err);
+}
+
 int main(void)
 {
 	test_framing();
+	test_git_range();
 	test_cpio();
 	test_kernel_info();
 	return tap_done();
