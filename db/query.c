@@ -158,6 +158,36 @@ int db_baseline_find(struct db *db, const char *suite, const char *fingerprint, 
 	return finish(st, rc) < 0 ? -1 : found;
 }
 
+int db_run_find_tagged(struct db *db, const char *tag, const char *config_name, const char *needle, int64_t *id)
+{
+	sqlite3_stmt *st;
+	if (prep(db,
+		 "SELECT max(r.id) FROM runs r WHERE r.tag = ?1 AND r.config_name = ?2 AND r.status IN ('done', 'failed') "
+		 "AND instr(r.config_text, ?3) > 0 "
+		 "AND EXISTS (SELECT 1 FROM points p WHERE p.run_id = r.id AND p.status = 'done')",
+		 &st) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, tag, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, config_name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, needle, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	int found = rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL;
+	if (found)
+		*id = sqlite3_column_int64(st, 0);
+	return finish(st, rc) < 0 ? -1 : found;
+}
+
+int db_run_points_done(struct db *db, int64_t run)
+{
+	sqlite3_stmt *st;
+	if (prep(db, "SELECT count(*) FROM points WHERE run_id = ?1 AND status = 'done'", &st) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, run);
+	int rc = sqlite3_step(st);
+	int n = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	return finish(st, rc) < 0 ? -1 : n;
+}
+
 int db_baseline_set(struct db *db, const char *suite, const char *fingerprint, int64_t run)
 {
 	sqlite3_stmt *st;

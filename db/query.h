@@ -82,6 +82,12 @@ typedef int (*db_users_fn)(void *arg, const struct db_users_stat *s);
 int db_metric_by_users(struct db *db, int64_t run, const char *metric, db_users_fn fn, void *arg);
 int db_metric_by_users_all(struct db *db, int64_t run, const char *metric, db_users_fn fn, void *arg);
 
+/* The last run with this tag and config name whose config text holds
+ * needle (a bisect's step: its kernel=git:PATH@HASH line) and that ended
+ * with a point done: 1 with *id, 0 none, -1 an error. */
+int db_run_find_tagged(struct db *db, const char *tag, const char *config_name, const char *needle, int64_t *id);
+/* How many of the run's points are done; -1 an error. */
+int db_run_points_done(struct db *db, int64_t run);
 /* Baselines of the nightly, per suite (a run's config_name) and machine
  * fingerprint. find: the pinned one (baseline set) if any, else the
  * newest nightly run of the suite on the machine that ended done and was

@@ -118,8 +118,7 @@ static int parse_suite_args(int argc, char **argv, struct suite_args *a, const c
 	return flags_parse("kernel", flags, argc, argv, a->pos, (int)ARRAY_SIZE(a->pos), &a->npos);
 }
 
-/* The suite with target = vm and kernel = label; its run id. */
-static int run_in_kernel(const char *config, const char *const *sets, int nsets, const char *label, const char *tag,
+int kernels_run_one(const char *config, const char *const *sets, int nsets, const char *label, const char *tag,
 			 const char *db, int64_t *run)
 {
 	struct config cfg;
@@ -165,7 +164,7 @@ int kernels_run_pair(const char *config, const char *const *sets, int nsets, con
 	int rcs[2];
 	for (int i = 0; i < 2; i++) {
 		fprintf(stderr, "rmapbench: compare-kernels: %s (%s)\n", labels[i], i ? "B" : "A");
-		rcs[i] = run_in_kernel(config, sets, nsets, labels[i], tag, db_path, &runs[i]);
+		rcs[i] = kernels_run_one(config, sets, nsets, labels[i], tag, db_path, &runs[i]);
 		if (!runs[i] || rcs[i] == 130)
 			return rcs[i] ? rcs[i] : 1;
 	}
@@ -228,7 +227,7 @@ int cmd_kernel(int argc, char **argv, const char *db)
 			return 2;
 		}
 		int64_t run;
-		return run_in_kernel(a.config, a.sets, a.nsets, a.pos[0], NULL, db, &run);
+		return kernels_run_one(a.config, a.sets, a.nsets, a.pos[0], NULL, db, &run);
 	}
 	rb_error("kernel: unknown subcommand '%s' (rmapbench kernel --help)", sub);
 	return 2;

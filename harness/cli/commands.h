@@ -18,6 +18,14 @@ int cmd_bench(int argc, char **argv, const char *db_path);
 /* `kernel list|fetch|build|run` and `compare-kernels A B`. */
 int cmd_kernel(int argc, char **argv, const char *db_path);
 int cmd_compare_kernels(int argc, char **argv, const char *db_path);
+/* config in a guest of kernel label (a recipe's label, git:PATH@REV or an
+ * image), a run tagged tag when not NULL, its id into *run (0: none was
+ * recorded); 0, or the run's exit status. */
+int kernels_run_one(const char *config, const char *const *sets, int nsets, const char *label, const char *tag,
+		    const char *db_path, int64_t *run);
+/* `bisect GOOD BAD --tree PATH --config FILE`: 0 a first bad commit
+ * named, 1 an error, 2 usage or nothing to bisect, 130 interrupted. */
+int cmd_bisect(int argc, char **argv, const char *db_path);
 /* config in a guest of each of labels (A, B), each a run (tagged tag when
  * not NULL) into runs[]; 0, or the exit status of the run that failed
  * (a run not recorded leaves its id 0). */

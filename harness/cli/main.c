@@ -29,6 +29,7 @@ static void usage(FILE *f)
 	      "  bench [FILTER | --variant V] [--repetitions R] [--min-time S]  microbenchmarks into the database\n"
 	      "  kernel list|fetch|build|run ...  kernels for the vm target (kernel --help)\n"
 	      "  compare-kernels A B [--config FILE]  the same sweep on two kernels, and the differences\n"
+	      "  bisect GOOD BAD --tree PATH --config FILE [--metric M]  the commit that regressed (bisect --help)\n"
 	      "  compare A B [--junit F] [--markdown F]  verdicts between runs (ID, last, last~N, DB:ID; A1,A2 for sets)\n"
 	      "  nightly [--config F] [--set K=V] [--baseline RUN] [--junit F] [--markdown F]  the suite against its baseline\n"
 	      "  baseline set RUN | show | clear [--config F]  the nightly's pinned baseline on this machine\n"
@@ -52,6 +53,7 @@ static const struct {
 	{ "bench", cmd_bench },
 	{ "kernel", cmd_kernel },
 	{ "compare-kernels", cmd_compare_kernels },
+	{ "bisect", cmd_bisect },
 	{ "engine", cmd_engine },
 	{ "compare", cmd_compare },
 	{ "nightly", cmd_nightly },

@@ -39,4 +39,15 @@ int report_paper(struct db *db, const int64_t *runs, const char *const *labels, 
 int report_runs(struct db *db, const int64_t *runs, const char *const *labels, int n, const char *metric,
 		const char *title, const char *dir, const char *prefix, char *path, size_t plen);
 
+/* A bisect's figure (plots/bisect.gp): a metric's mean, min and max at
+ * GOOD and at each commit tried (p, in the tree's order), the first bad
+ * one (its index; -1 none) marked; DIR/bisect-METRIC.{png,svg}. */
+#define SIDE_NAMES_MAX 1024
+struct bisect_point {
+	char commit[16]; /* its short hash */
+	double mean, min, max;
+};
+int report_bisect(const struct bisect_point *p, int n, int first_bad, const char *metric, const char *title,
+		  const char *dir, char *path, size_t plen);
+
 #endif

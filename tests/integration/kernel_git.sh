@@ -36,4 +36,17 @@ mkdir -p "$kdir"
 cp -r "$top/kernels/." "$kdir/"
 printf 'kind = build\nsource = git:%s\n' "$t" >"$kdir/mine.kernel"
 RMAPBENCH_KERNELS_DIR=$kdir expect 1 "mine.kernel: source = git:$t needs 'rev = REV'" "$BIN" kernel build mine
-echo "git kernels: bad paths, revisions and dirty trees refused before a build"
+# bisect: the same checks on GOOD and BAD, and their order
+echo three >>"$t/f"
+git -C "$t" -c user.name=t -c user.email=t@t commit -q -am "second"
+cfg=$top/configs/nightly-kernels.conf
+expect 2 "bisect: GOOD HEAD (" "$BIN" --db "$tmp/db/b.db" bisect HEAD HEAD~1 --tree "$t" --config "$cfg"
+expect 2 "bisect: GOOD HEAD and BAD HEAD are the same commit: nothing to bisect" \
+	"$BIN" --db "$tmp/db/b.db" bisect HEAD HEAD --tree "$t" --config "$cfg"
+expect 2 "bisect: 'nosuch': nosuch does not resolve to a commit in $t" \
+	"$BIN" --db "$tmp/db/b.db" bisect nosuch HEAD --tree "$t" --config "$cfg"
+expect 2 "bisect: '$tmp': $tmp is not a git tree" "$BIN" --db "$tmp/db/b.db" bisect HEAD~1 HEAD --tree "$tmp" --config "$cfg"
+expect 2 "$tmp/none.conf: cannot read" "$BIN" --db "$tmp/db/b.db" bisect HEAD~1 HEAD --tree "$t" --config "$tmp/none.conf"
+[[ ! -e $tmp/db/b.db ]] || [[ $(sqlite3 "$tmp/db/b.db" "select count(*) from runs") == 0 ]] ||
+	fail "a refused bisect recorded a run"
+echo "git kernels: bad paths, revisions and dirty trees refused before a build; bisect's too"

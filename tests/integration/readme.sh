@@ -12,7 +12,7 @@ n=$(wc -l <"$readme")
 ((n <= 300)) || fail "README.md is $n lines, more than 300"
 # Long: each a sweep of real points, kernel builds or boots, or minutes of
 # simulation; `make test` runs their machinery elsewhere.
-long_re='^(\./run\.sh( --db [^ ]+)?)?( run configs/quick\.conf( --set users="1 8 64")?$| kernel build | compare-kernels | nightly| paper|$)|^make test$'
+long_re='^(\./run\.sh( --db [^ ]+)?)?( run configs/quick\.conf( --set users="1 8 64")?$| kernel build | compare-kernels | bisect | nightly| paper|$)|^make test$'
 cd "$tmp" || fail "cd $tmp"
 ln -s "$top/configs" configs
 export RMAPBENCH_DB=$tmp/results/rmapbench.db
