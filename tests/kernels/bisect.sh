@@ -7,16 +7,7 @@
 # reuses every step and builds nothing. RMAPBENCH_BISECT_TREES=DIR keeps
 # the trees there (and reuses them). Times go to stdout for the record.
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-BIN=$top/build/rmapbench
-tmp=$(mktemp -d /tmp/rmapbench-tb-XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-sql() { sqlite3 -batch "$1" "$2"; }
-"$top/scripts/deps.sh" --kernels || fail "could not install the kernel build dependencies"
+source "$(dirname "$0")/lib.sh"
 trees=${RMAPBENCH_BISECT_TREES:-$tmp}
 config=${RMAPBENCH_BISECT_CONFIG:-$top/configs/nightly-kernels.conf}
 

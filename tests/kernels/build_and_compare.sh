@@ -8,17 +8,7 @@
 #     pressure: VMAs per rmap walk grow with users on legacy-anon-vma and
 #     stay of order 1 on stock, in the database and in a figure.
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-BIN=$top/build/rmapbench
-tmp=$(mktemp -d /tmp/rmapbench-tk-XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-sql() { sqlite3 -batch "$1" "$2"; }
-
-"$top/scripts/deps.sh" --kernels || fail "could not install the kernel build dependencies"
+source "$(dirname "$0")/lib.sh"
 
 echo "== legacy-anon-vma: build (or the cached image)"
 "$BIN" kernel build legacy-anon-vma >"$tmp/b1" || fail "the legacy-anon-vma build failed"

@@ -9,16 +9,7 @@
 # The build times go to stdout for the record (docs/results/); nothing
 # here asserts a duration.
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-BIN=$top/build/rmapbench
-tmp=$(mktemp -d /tmp/rmapbench-tg-XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-sql() { sqlite3 -batch "$1" "$2"; }
-"$top/scripts/deps.sh" --kernels || fail "could not install the kernel build dependencies"
+source "$(dirname "$0")/lib.sh"
 
 tree=${RMAPBENCH_GIT_TREE:-$tmp/tree}
 if [[ ! -d $tree/.git ]]; then
