@@ -65,10 +65,33 @@ hash=$( {
 		cat "$KERNELS_DIR/$p"
 	done
 } | sha256sum | cut -c1-12)
+# The image is the tree's (gtree-HASH: bzImage, config, System.map, its
+# build log); each commit that names it has a kernel.info of its own
+# (git-SHORT-HASH), so that two commits with one tree (a revert, a merge
+# that changes nothing, the same source in two repositories) share the
+# build and keep their own labels.
 key="git-$short-$hash"
 dir="$CACHE/$key"
+image_dir="$CACHE/gtree-$hash"
 if [[ -f $dir/kernel.info ]]; then
 	say "$spec: cached ($short $subject), $dir"
+	echo "$dir"
+	exit 0
+fi
+commit_info() { # the commit's kernel.info over the tree's image; prints its dir
+	local tmpd="$CACHE/.info-$key-$$"
+	rm -rf "$tmpd"
+	mkdir -p "$tmpd"
+	write_info "$tmpd" "label=$short $subject" "kind=git" "source=$path" "commit=$commit" "tree=$tree" \
+		"patches=${patches[*]}" "fragments=${fragments[*]}" "release=$(cat "$image_dir/release")" \
+		"image=$image_dir/bzImage" "config_hash=$(config_hash "$image_dir/config")" "modules=" \
+		"build_s=$(cat "$image_dir/build_s")"
+	rm -rf "$dir"
+	mv "$tmpd" "$dir"
+}
+if [[ -f $image_dir/bzImage && -f $image_dir/release ]]; then
+	commit_info
+	say "$spec: cached: its tree's image, $image_dir ($short $subject)"
 	echo "$dir"
 	exit 0
 fi
@@ -155,12 +178,12 @@ mkdir -p "$work"
 cp "$obj/arch/x86/boot/bzImage" "$obj/.config" "$obj/System.map" "$work/"
 mv "$work/.config" "$work/config"
 cp "$log" "$work/build.log"
-rm -rf "$dir" "$failed_log"
-mv "$work" "$dir"
+echo "$release" >"$work/release"
+echo "$secs" >"$work/build_s"
+rm -rf "$image_dir" "$failed_log"
+mv "$work" "$image_dir"
 trap - ERR
-write_info "$dir" "label=$short $subject" "kind=git" "source=$path" "commit=$commit" "tree=$tree" \
-	"patches=${patches[*]}" "fragments=${fragments[*]}" "release=$release" "image=$dir/bzImage" \
-	"config_hash=$(config_hash "$dir/config")" "modules=" "build_s=$secs"
+commit_info
 exec 9>&-
 
 # Build trees past the cap go, oldest first, never the one just used.
