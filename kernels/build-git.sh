@@ -89,6 +89,12 @@ commit_info() { # the commit's kernel.info over the tree's image; prints its dir
 	rm -rf "$dir"
 	mv "$tmpd" "$dir"
 }
+# A commit that did not build will not build again from the same inputs:
+# a bisect started again skips it at once.
+failed_log="$CACHE/$key.failed.log"
+if [[ -f $failed_log ]]; then
+	die "$spec ($short $subject) did not build before (log: $failed_log; remove it to try again)"
+fi
 if [[ -f $image_dir/bzImage && -f $image_dir/release ]]; then
 	commit_info
 	say "$spec: cached: its tree's image, $image_dir ($short $subject)"
@@ -107,7 +113,6 @@ touch "$bt/lock" # its age orders the reaping
 src="$bt/src"
 obj="$bt/obj"
 log="$bt/build.log"
-failed_log="$CACHE/$key.failed.log"
 : >"$log"
 fail_build() {
 	trap - ERR

@@ -12,8 +12,9 @@ do for [i = 0:words(names) - 1] {
 }
 set xrange [-0.5:words(names) - 0.5]
 set yrange [0:*]
+set offsets 0, 0, graph 0.08, 0
 if (unavail ne "") {
     set arrow from unavail + 0, graph 0 to unavail + 0, graph 1 nohead dt 2 lw 2 lc rgb "#d62728"
-    set label "first bad" at unavail + 0, graph 0.93 offset 1, 0 tc rgb "#d62728"
+    set label "first bad" at unavail + 0, graph 0.45 offset 1, 0 tc rgb "#d62728"
 }
 plot datafile using 1:2:3:4 with yerrorlines title "mean over the repetitions, min to max" lw 2 pt 7

@@ -174,7 +174,8 @@ static int bisect_walk(struct bisect *b, int *rc)
 		if (i < 0)
 			break;
 		const struct git_commit *c = &b->r.commits[i];
-		printf("\nbisect: %d commits left between %.12s and %.12s: trying %.12s %s\n", hi - lo - 1,
+		printf("\nbisect: %d commit%s left between %.12s and %.12s: trying %.12s %s\n", hi - lo - 1,
+		       hi - lo - 1 == 1 ? "" : "s",
 		       lo < 0 ? b->r.good : b->r.commits[lo].hash, b->r.commits[hi].hash, c->hash, c->subject);
 		int s = step_run(b, c->hash, "bisect", &b->runs[i]);
 		if (s == 1) {
