@@ -1,7 +1,7 @@
 /* kernels/git-range.sh run and its output read, bounded: the lines come
  * from a git tree, which is outside bytes. */
 #include "git_range.h"
-#include "kernel.h"
+#include "recipe.h"
 #include "util.h"
 
 #include <errno.h>

@@ -14,11 +14,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-int kernel_recipes_dir(char *buf, size_t len)
-{
-	return rb_source_dir("RMAPBENCH_KERNELS_DIR", "kernels", "fetch.sh", buf, len);
-}
-
 void kernel_info_parse(char *text, struct kernel_info *k)
 {
 	char *save_line = NULL;

@@ -20,8 +20,6 @@ struct kernel_info {
 	int nmodules;
 };
 
-/* The directory holding the recipes and their scripts. */
-int kernel_recipes_dir(char *buf, size_t len);
 /* The release a bzImage's header names (the kernel_version string at
  * 0x200 + the offset at 0x20e), as a word of letters, digits and ._+~-;
  * "" when img is no bzImage. img is outside bytes (the fuzz target's

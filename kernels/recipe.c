@@ -1,5 +1,5 @@
 #include "recipe.h"
-#include "kernel.h"
+#include "paths.h"
 #include "util.h"
 
 #include <errno.h>
@@ -18,6 +18,11 @@ static const struct {
 	{ "rev", AT(rev) },		{ "config", AT(config) },
 };
 #undef AT
+
+int kernel_recipes_dir(char *buf, size_t len)
+{
+	return rb_source_dir("RMAPBENCH_KERNELS_DIR", "kernels", "fetch.sh", buf, len);
+}
 
 int kernel_recipe_parse(struct kernel_recipe *r, char *text, char *err, size_t errlen)
 {

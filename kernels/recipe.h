@@ -18,6 +18,8 @@ struct kernel_recipe {
 	char modules[256];     /* package: modules the guest agent loads */
 };
 
+/* The directory holding the recipes and their scripts. */
+int kernel_recipes_dir(char *buf, size_t len);
 /* Reads the recipe of LABEL from the recipes directory: 0, or -1 with
  * "FILE:LINE: ..." (an unknown key, a missing '=', no kind) in err. */
 int kernel_recipe_load(const char *label, struct kernel_recipe *r, char *err, size_t errlen);

@@ -2,7 +2,7 @@
 # The layering: every #include "x.h" of a layer's folder names a header of
 # that folder or of a folder the Makefile's LAYER_INC table lets it include
 # (make print-layers), never a path with "..". No include circle inside a
-# folder of harness/. And the engine's files call
+# layer's folder. And the engine's files call
 # each other without a cycle (from their objects' symbols), so that each
 # can be read on top of the ones below it.
 set -u
@@ -39,10 +39,10 @@ for folder in "${!allowed[@]}"; do
 	done
 done
 
-# Inside each folder of harness/, no include circle: a file's module (its
-# .c and .h) includes headers of modules that never include its own, so
-# each can be read on top of the ones it names.
-python3 - harness/run harness/cli harness/compare harness/report <<'PY' || fail=1
+# Inside each layer's folder, no include circle: a file's module (its .c
+# and .h) includes headers of modules that never include its own, so each
+# can be read on top of the ones it names.
+python3 - "${!allowed[@]}" <<'PY' || fail=1
 import os, re, sys
 fail = 0
 for folder in sys.argv[1:]:
