@@ -1,17 +1,11 @@
-/* kernels/git-range.sh run and its output read, bounded: the lines come
- * from a git tree, which is outside bytes. */
+/* kernels/git-range.sh's output read, bounded: the lines come from a
+ * git tree, which is outside bytes. */
 #include "git_range.h"
-#include "recipe.h"
-#include "util.h"
+#include "kernel.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #define RANGE_TEXT_MAX (GIT_RANGE_MAX * 256)
 
@@ -73,53 +67,13 @@ bad:
 int git_range_load(const char *path, const char *good, const char *bad, struct git_range *r, char *err,
 		   size_t errlen)
 {
-	char dir[PATH_MAX], script[PATH_MAX + 32];
-	if (kernel_recipes_dir(dir, sizeof(dir)) < 0) {
-		snprintf(err, errlen, "the kernel scripts' folder is missing");
-		return -1;
-	}
-	snprintf(script, sizeof(script), "%s/git-range.sh", dir);
-	int out[2], er[2];
-	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(er, O_CLOEXEC) < 0) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		return -1;
-	}
-	pid_t pid = fork();
-	if (pid == 0) {
-		dup2(out[1], 1);
-		dup2(er[1], 2);
-		execl(script, script, path, good, bad, (char *)NULL);
-		fprintf(stderr, "rmapbench: kernel: exec %s: %s\n", script, strerror(errno));
-		_exit(127);
-	}
-	close(out[1]);
-	close(er[1]);
-	char *text = malloc(RANGE_TEXT_MAX + 1), why[600] = "";
+	const char *args[] = { path, good, bad, NULL };
+	char *text = malloc(RANGE_TEXT_MAX + 1);
 	if (!text)
 		abort();
-	size_t n = 0;
-	ssize_t k;
-	while ((k = read(out[0], text + n, RANGE_TEXT_MAX - n)) > 0 || (k < 0 && errno == EINTR))
-		n += k > 0 ? (size_t)k : 0;
-	text[n] = 0;
-	int full = n == RANGE_TEXT_MAX;
-	close(out[0]);
-	k = read(er[0], why, sizeof(why) - 1);
-	why[k > 0 ? k : 0] = 0;
-	close(er[0]);
-	int st = 0;
-	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	int rc = -1;
-	if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
-		char *last = strrchr(rb_trim(why), '\n');
-		const char *w = last ? last + 1 : why;
-		snprintf(err, errlen, "%s", !strncmp(w, "rmapbench: kernel: ", 19) ? w + 19 : *w ? w : "git-range.sh failed");
-	} else if (full) {
-		snprintf(err, errlen, "%s: more than %d bytes of commits to bisect", path, RANGE_TEXT_MAX);
-	} else {
+	int rc = kernel_script("git-range.sh", args, text, RANGE_TEXT_MAX + 1, err, errlen);
+	if (!rc)
 		rc = git_range_parse(text, r, err, errlen);
-	}
 	free(text);
 	return rc;
 }

@@ -116,17 +116,26 @@ static int image_as_is(const char *path, struct kernel_info *k, char *err, size_
 	return 0;
 }
 
-/* Runs one of our kernel scripts with one argument: its stdout is the
- * cache directory; its stderr is progress, passed on as it comes, and on
- * failure one line saying why, which becomes our error instead. */
-static int kernel_script_run(const char *script, const char *arg, struct kernel_info *k, char *err, size_t errlen)
+int kernel_script(const char *name, const char *const *args, char *out, size_t outlen, char *err, size_t errlen)
 {
-	const char *label = arg;
+	char dir[PATH_MAX], script[PATH_MAX + 32];
+	const char *argv[8] = { script };
+	int na = 1;
+	for (; args[na - 1] && na < 7; na++)
+		argv[na] = args[na - 1];
+	argv[na] = NULL;
+	if (kernel_recipes_dir(dir, sizeof(dir)) < 0) {
+		snprintf(err, errlen, "the kernel scripts' folder is missing");
+		return -1;
+	}
+	snprintf(script, sizeof(script), "%s/%s", dir, name);
+	/* stdout to a file: a script may print more than a pipe holds while
+	 * we read its stderr */
 	char outpath[] = "/tmp/rmapbench-kernel-XXXXXX";
 	int outfd = mkstemp(outpath);
 	int p[2];
 	if (outfd < 0 || pipe2(p, O_CLOEXEC) < 0) {
-		snprintf(err, errlen, "kernel '%s': %s", label, strerror(errno));
+		snprintf(err, errlen, "%s: %s", name, strerror(errno));
 		if (outfd >= 0)
 			close(outfd);
 		return -1;
@@ -136,7 +145,7 @@ static int kernel_script_run(const char *script, const char *arg, struct kernel_
 	if (pid == 0) {
 		dup2(outfd, 1);
 		dup2(p[1], 2);
-		execl(script, script, arg, (char *)NULL);
+		execv(script, (char *const *)argv);
 		fprintf(stderr, "rmapbench: kernel: exec %s: %s\n", script, strerror(errno));
 		_exit(127);
 	}
@@ -154,20 +163,35 @@ static int kernel_script_run(const char *script, const char *arg, struct kernel_
 	else
 		close(p[0]);
 	int st = 0;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	char out[PATH_MAX] = "";
-	ssize_t n = pread(outfd, out, sizeof(out) - 1, 0);
+	struct stat sb;
+	ssize_t n = pread(outfd, out, outlen - 1, 0);
+	int too_long = fstat(outfd, &sb) == 0 && (size_t)sb.st_size >= outlen;
 	close(outfd);
 	out[n > 0 ? n : 0] = 0;
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+	if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		rb_trim(last);
 		const char *why = strncmp(last, "rmapbench: kernel: ", 19) ? last : last + 19;
-		snprintf(err, errlen, "%s", *why ? why : "the recipe's script failed without saying why");
+		snprintf(err, errlen, "%s", *why ? why : "the kernel script failed without saying why");
 		return -1;
 	}
 	if (last[0])
 		fputs(last, stderr);
+	if (too_long) {
+		snprintf(err, errlen, "%s: printed more than %zu bytes", name, outlen - 1);
+		return -1;
+	}
+	return 0;
+}
+
+/* A build or fetch script's last stdout line is the cache directory. */
+static int kernel_script_info(const char *name, const char *arg, struct kernel_info *k, char *err, size_t errlen)
+{
+	const char *args[] = { arg, NULL };
+	char out[PATH_MAX];
+	if (kernel_script(name, args, out, sizeof(out), err, errlen) < 0)
+		return -1;
 	rb_trim(out);
 	char *nl = strrchr(out, '\n');
 	return kernel_info_load(nl ? nl + 1 : out, k, err, errlen);
@@ -175,28 +199,19 @@ static int kernel_script_run(const char *script, const char *arg, struct kernel_
 
 int kernel_recipe_run(const char *label, struct kernel_info *k, char *err, size_t errlen)
 {
-	char dir[PATH_MAX], script[PATH_MAX + 32];
 	struct kernel_recipe r;
-	if (kernel_recipe_load(label, &r, err, errlen) < 0 || kernel_recipes_dir(dir, sizeof(dir)) < 0)
+	if (kernel_recipe_load(label, &r, err, errlen) < 0)
 		return -1;
-	const char *kind = !strcmp(r.kind, "build") ? "build" : "fetch";
-	snprintf(script, sizeof(script), "%s/%s.sh", dir, kind);
-	return kernel_script_run(script, label, k, err, errlen);
+	return kernel_script_info(!strcmp(r.kind, "build") ? "build.sh" : "fetch.sh", label, k, err, errlen);
 }
 
 int kernel_git_run(const char *spec, struct kernel_info *k, char *err, size_t errlen)
 {
-	char dir[PATH_MAX], script[PATH_MAX + 32];
 	if (!kernel_spec_is_git(spec)) {
 		snprintf(err, errlen, "'%s' is not a git kernel (git:PATH@REV)", spec);
 		return -1;
 	}
-	if (kernel_recipes_dir(dir, sizeof(dir)) < 0) {
-		snprintf(err, errlen, "the kernel scripts' folder is missing");
-		return -1;
-	}
-	snprintf(script, sizeof(script), "%s/build-git.sh", dir);
-	return kernel_script_run(script, spec, k, err, errlen);
+	return kernel_script_info("build-git.sh", spec, k, err, errlen);
 }
 
 int kernel_spec_is_git(const char *spec)

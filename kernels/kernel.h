@@ -34,6 +34,11 @@ int kernel_info_load(const char *dir, struct kernel_info *k, char *err, size_t e
  * git:PATH@REV: that commit built. A path with a '/': that image as it
  * is. err names what is missing. */
 int kernel_prepare(const char *label_or_image, struct kernel_info *k, char *err, size_t errlen);
+/* Runs kernels/NAME with args (NULL-ended, at most 6): its stdout into
+ * out (NUL-ended; -1 when it printed outlen bytes or more), its stderr
+ * passed on as progress, and on failure its last line, without our
+ * "rmapbench: kernel: " prefix, into err. 0 when it exited 0. */
+int kernel_script(const char *name, const char *const *args, char *out, size_t outlen, char *err, size_t errlen);
 /* git:PATH@REV: a commit of a git tree, built incrementally and cached
  * by its tree id (build-git.sh); 0 with k filled. */
 int kernel_git_run(const char *spec, struct kernel_info *k, char *err, size_t errlen);
