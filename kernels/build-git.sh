@@ -159,15 +159,9 @@ mkdir -p "$bt/cfg"
 	make -C "$src" O="$bt/cfg" CC="$cc" olddefconfig
 } >>"$log" 2>&1
 cp "$bt/cfg/.config" "$cfg"
-for f in "${fragments[@]}"; do
-	[[ -n $userconfig ]] && break
-	while IFS= read -r line; do
-		if [[ $line =~ ^CONFIG_[A-Z0-9_]+= ]]; then
-			grep -qxF "$line" "$cfg" ||
-				fail_build "$KERNELS_DIR/$f: '$line' did not survive olddefconfig on $short (a dependency is off)"
-		fi
-	done <"$KERNELS_DIR/$f"
-done
+if [[ -z $userconfig ]]; then
+	why=$(fragments_check "$cfg" "${fragments[@]}") || fail_build "$why (on $short)"
+fi
 cmp -s "$cfg" "$obj/.config" || cp "$cfg" "$obj/.config"
 jobs=$(nproc)
 say "$spec: building $short ($subject) with $jobs jobs (log: $log)"

@@ -87,19 +87,8 @@ say "$label: configuring (tinyconfig + ${fragments[*]})"
 	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "${inputs[@]:0:${#fragments[@]}}")
 	make -C "$src" O="$obj" olddefconfig
 } >>"$log" 2>&1
-# A fragment line that olddefconfig dropped (a missing dependency) would
-# silently give a different kernel: refuse it.
-for f in "${fragments[@]}"; do
-	while IFS= read -r line; do
-		if [[ $line =~ ^CONFIG_[A-Z0-9_]+= ]]; then
-			grep -qxF "$line" "$obj/.config" ||
-				fail_build "$KERNELS_DIR/$f: '$line' did not survive olddefconfig (a dependency is off)"
-		elif [[ $line =~ ^#\ (CONFIG_[A-Z0-9_]+)\ is\ not\ set ]]; then
-			! grep -q "^${BASH_REMATCH[1]}=" "$obj/.config" ||
-				fail_build "$KERNELS_DIR/$f: '${BASH_REMATCH[1]}' is still set after olddefconfig"
-		fi
-	done <"$KERNELS_DIR/$f"
-done
+# A fragment line that olddefconfig dropped: refused.
+why=$(fragments_check "$obj/.config" "${fragments[@]}") || fail_build "$why"
 say "$label: building bzImage with $jobs jobs (about 9 minutes on 2 cores with lock_stat; log: $log)"
 if ! make -C "$src" O="$obj" -j"$jobs" bzImage >>"$log" 2>&1; then
 	fail_build "$label: the build failed: $(grep -m1 -E 'error|Error' "$log") (log: $failed_log)"

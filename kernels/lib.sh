@@ -99,3 +99,26 @@ git_commit() {
 	git -C "$path" rev-parse --verify --quiet --end-of-options "$rev^{commit}" ||
 		die "'$what': $rev does not resolve to a commit in $path"
 }
+
+# fragments_check CONFIG FRAGMENT...: 0, or the first fragment line that
+# olddefconfig did not keep in CONFIG (a missing dependency would give
+# another kernel, silently), as a message on stdout and 1.
+fragments_check() {
+	local cfg=$1 f line
+	shift
+	for f in "$@"; do
+		while IFS= read -r line; do
+			if [[ $line =~ ^CONFIG_[A-Z0-9_]+= ]]; then
+				grep -qxF "$line" "$cfg" || {
+					echo "$KERNELS_DIR/$f: '$line' did not survive olddefconfig (a dependency is off)"
+					return 1
+				}
+			elif [[ $line =~ ^#\ (CONFIG_[A-Z0-9_]+)\ is\ not\ set ]]; then
+				! grep -q "^${BASH_REMATCH[1]}=" "$cfg" || {
+					echo "$KERNELS_DIR/$f: '${BASH_REMATCH[1]}' is still set after olddefconfig"
+					return 1
+				}
+			fi
+		done <"$KERNELS_DIR/$f"
+	done
+}
