@@ -1,7 +1,11 @@
 /* `rmapbench bisect GOOD BAD --tree PATH --config FILE [--metric M]
  * [--junit F] [--markdown F]`: the first commit of a git tree that made a
  * heavily forking load worse, as `git bisect` would find it with
- * compare's verdicts as the test.
+ * compare's verdicts as the test. With `--series DIR [--recipe NAME]`
+ * instead of --tree, the first patch of a quilt-style series: the series
+ * becomes a git history over the recipe's source (kernels/series-tree.sh,
+ * step N the first N patches) and is bisected the same way, GOOD and BAD
+ * being step numbers (default 0 and the last).
  *
  *   GOOD and BAD run; BAD must regress against GOOD on M (else exit 2)
  *   bisect `git rev-list --first-parent GOOD..BAD`: each step built and
@@ -16,6 +20,7 @@
 #include "commands.h"
 #include "flags.h"
 #include "git_range.h"
+#include "kernel.h"
 #include "query.h"
 #include "record.h"
 #include "report.h"
@@ -24,6 +29,7 @@
 #include "verdict.h"
 #include "verdicts.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,9 +163,13 @@ static int usage(void)
 {
 	fputs("usage: rmapbench bisect GOOD BAD --tree PATH --config FILE [--metric M] [--set K=V]...\n"
 	      "                        [--junit F] [--markdown F]\n"
+	      "       rmapbench bisect [GOOD BAD] --series DIR [--recipe NAME] --config FILE [...]\n"
 	      "  the first commit of PATH's first-parent history GOOD..BAD whose run of FILE (in a guest,\n"
 	      "  target vm) regresses against GOOD's on M (default: any metric), confirmed by a second run\n"
-	      "  of it and its parent. Exit: 0 named, 1 an error, 2 usage or nothing to bisect, 130 interrupted.\n",
+	      "  of it and its parent. With --series, the first patch of DIR/series (quilt's format) on\n"
+	      "  recipe NAME (default minimal): GOOD and BAD are step numbers, step N the first N patches\n"
+	      "  applied (default 0 and the last).\n"
+	      "  Exit: 0 named, 1 an error, 2 usage or nothing to bisect, 130 interrupted.\n",
 	      stderr);
 	return 2;
 }
@@ -208,13 +218,61 @@ static int bisect_walk(struct bisect *b, int *rc)
 	return hi;
 }
 
+/* --series: the history series-tree.sh made of DIR on the recipe, its
+ * steps' tags for GOOD and BAD (0 and the last when not given), and the
+ * recipe's fragments for build-git.sh. 0, or 2 with the error said. */
+static int series_tree(const char *dir, const char *recipe, const char **pos, int npos, char *tree, size_t treelen,
+		       char good[32], char bad[32])
+{
+	/* step numbers first: nothing is unpacked for a bad one */
+	long steps[2] = { 0, -1 };
+	for (int i = 0; i < npos; i++) {
+		char *end;
+		errno = 0;
+		steps[i] = strtol(pos[i], &end, 10);
+		if (errno || end == pos[i] || *end || steps[i] < 0 || steps[i] > 1000) {
+			rb_error("bisect: --series: '%s' is not a step number (0 to the series' length)", pos[i]);
+			return 2;
+		}
+	}
+	const char *args[] = { recipe, dir, NULL };
+	char out[PATH_MAX + 512], err[600];
+	if (kernel_script("series-tree.sh", args, out, sizeof(out), err, sizeof(err)) < 0) {
+		rb_error("bisect: %s", err);
+		return 2;
+	}
+	char *frag = strchr(out, '\n');
+	if (frag)
+		*frag++ = '\0';
+	rb_trim(out);
+	snprintf(tree, treelen, "%s", out);
+	if (frag) {
+		rb_trim(frag);
+		if (setenv("RB_FRAGMENTS", frag, 1) < 0) {
+			rb_error("bisect: setenv: %s", strerror(errno));
+			return 2;
+		}
+	}
+	if (npos == 2) {
+		snprintf(good, 32, "step-%ld", steps[0]);
+		snprintf(bad, 32, "step-%ld", steps[1]);
+	} else {
+		snprintf(good, 32, "step-0");
+		snprintf(bad, 32, "HEAD"); /* the last step */
+	}
+	return 0;
+}
+
 int cmd_bisect(int argc, char **argv, const char *db_path)
 {
 	struct bisect b = { .db_path = db_path };
-	const char *pos[2], *junit = NULL, *markdown = NULL, *sets[64];
+	const char *pos[2], *junit = NULL, *markdown = NULL, *sets[64], *series = NULL, *recipe = NULL;
+	char series_path[PATH_MAX], step_good[32], step_bad[32];
 	int npos = 0, rc = 0;
 	const struct flag flags[] = {
 		{ "--tree", FLAG_STRING, &b.tree, 0, 0, NULL },
+		{ "--series", FLAG_STRING, &series, 0, 0, NULL },
+		{ "--recipe", FLAG_STRING, &recipe, 0, 0, NULL },
 		{ "--config", FLAG_STRING, &b.config, 0, 0, NULL },
 		{ "--metric", FLAG_STRING, &b.metric, 0, 0, NULL },
 		{ "--set", FLAG_STRINGS, sets, 0, ARRAY_SIZE(sets), &b.nsets },
@@ -226,7 +284,8 @@ int cmd_bisect(int argc, char **argv, const char *db_path)
 		usage();
 		return 0;
 	}
-	if (flags_parse("bisect", flags, argc, argv, pos, 2, &npos) < 0 || npos != 2 || !b.tree || !b.config)
+	if (flags_parse("bisect", flags, argc, argv, pos, 2, &npos) < 0 || !b.config || !b.tree == !series ||
+	    (series ? npos == 1 : npos != 2) || (recipe && !series))
 		return usage();
 	b.sets = sets;
 	struct config cfg;
@@ -238,6 +297,14 @@ int cmd_bisect(int argc, char **argv, const char *db_path)
 	}
 	snprintf(b.name, sizeof(b.name), "%s", cfg.name);
 	config_free(&cfg);
+	if (series) {
+		if ((rc = series_tree(series, recipe ? recipe : "minimal", pos, npos, series_path, sizeof(series_path),
+				      step_good, step_bad)))
+			return rc;
+		b.tree = series_path;
+		pos[0] = step_good;
+		pos[1] = step_bad;
+	}
 	if (git_range_load(b.tree, pos[0], pos[1], &b.r, err, sizeof(err)) < 0) {
 		rb_error("bisect: %s", err);
 		return 2;

@@ -49,4 +49,32 @@ expect 2 "bisect: '$tmp': $tmp is not a git tree" "$BIN" --db "$tmp/db/b.db" bis
 expect 2 "$tmp/none.conf: cannot read" "$BIN" --db "$tmp/db/b.db" bisect HEAD~1 HEAD --tree "$t" --config "$tmp/none.conf"
 [[ ! -e $tmp/db/b.db ]] || [[ $(sqlite3 "$tmp/db/b.db" "select count(*) from runs") == 0 ]] ||
 	fail "a refused bisect recorded a run"
+# bisect --series: the series file is hostile input, refused by line
+s=$tmp/series
+mkdir -p "$s"
+sb() { "$BIN" --db "$tmp/db/b.db" bisect --series "$s" --config "$cfg" "$@"; }
+expect 2 "$s/series is missing" sb
+printf '# nothing\n\n' >"$s/series"
+expect 2 "$s/series: no patch in it" sb
+printf 'ok.patch\n../../etc/passwd\n' >"$s/series"
+touch "$s/ok.patch"
+expect 2 "$s/series:2: '../../etc/passwd' is not a patch name inside $s" sb
+printf 'ok.patch -p1 extra\n' >"$s/series"
+expect 2 "$s/series:1: expected 'PATCH [-pN]'" sb
+printf 'ok.patch -p;rm\n' >"$s/series"
+expect 2 "$s/series:1: '-p;rm' is not -pN" sb
+printf 'ok.patch\ngone.patch\n' >"$s/series"
+expect 2 "$s/series:2: $s/gone.patch is missing" sb
+ln -s /etc/passwd "$s/link.patch"
+printf 'link.patch\n' >"$s/series"
+expect 2 "$s/series:1: $s/link.patch is missing (or a link)" sb
+expect 2 "no recipe" sb --recipe nosuch
+for args in "--tree $t" "HEAD" "--recipe minimal --tree $t"; do # both, one step, a recipe without a series
+	# shellcheck disable=SC2086 # args are words
+	"$BIN" bisect --series "$s" --config "$cfg" $args >/dev/null 2>"$tmp/err" && fail "bisect --series with $args ran"
+	[[ $? == 2 ]] && grep -q "^usage: rmapbench bisect" "$tmp/err" || fail "bisect --series with $args: $(head -n 2 "$tmp/err")"
+done
+printf 'ok.patch\n' >"$s/series"
+expect 2 "bisect: --series: 'x1' is not a step number" sb 0 x1
+[[ -z $(ls -A "$tmp/cache" 2>/dev/null | grep -v '^\.git-build$') ]] || fail "a refused series left something in the cache"
 echo "git kernels: bad paths, revisions and dirty trees refused before a build; bisect's too"
