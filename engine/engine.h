@@ -269,6 +269,7 @@ unsigned long vma_address(struct page *page, struct vm_area_struct *vma); /* 0 w
 /* memory.c */
 int handle_mm_fault(struct engine *e, struct mm_struct *mm, unsigned long addr, bool write);
 void free_page_if_unused(struct engine *e, struct page *page);
+int madvise_dontneed(struct engine *e, struct mm_struct *mm, unsigned long start, unsigned long len);
 struct page *page_pin_next(struct engine *e, struct page *cur);
 /* mmap.c */
 struct vm_area_struct *anon_vma_compatible_neighbour(struct engine *e, struct vm_area_struct *vma, bool after);

@@ -121,11 +121,7 @@ static void lane_start(struct lane *l, const struct rmap_ops *ops)
 /* Every process exits; whatever is still allocated then is a leak. */
 static void lane_stop(struct lane *l, bool check)
 {
-	for (int p = 1; p < TRACE_MAX_PROCS; p++)
-		if (l->t.procs[p]) {
-			exit_mmap(&l->e, l->t.procs[p]);
-			l->t.procs[p] = NULL;
-		}
+	trace_exit_all(&l->t);
 	if (check) {
 		for (int c = 0; c < NR_CACHES; c++)
 			if (l->e.live[c])

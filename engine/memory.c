@@ -101,6 +101,17 @@ void zap_range(struct engine *e, struct mm_struct *mm, unsigned long start, unsi
 	ptl_unlock(e);
 }
 
+/* madvise(MADV_DONTNEED): the range's pages go (zap_page_range), its vmas
+ * and their anon_vmas stay; a later touch faults a new page in. */
+int madvise_dontneed(struct engine *e, struct mm_struct *mm, unsigned long start, unsigned long len)
+{
+	struct vm_area_struct *vma = find_vma(mm, start);
+	if (!len || !vma || vma->vm_start > start)
+		return -ENOMEM; /* the kernel's answer for an unmapped start */
+	zap_range(e, mm, start, start + len);
+	return 0;
+}
+
 static int do_anonymous_page(struct engine *e, struct vm_area_struct *vma, unsigned long address)
 {
 	struct page *page = page_alloc(e);

@@ -66,9 +66,7 @@ static void *user_main(void *arg)
 		run_line(&t, "exit 2");
 		ops += 5;
 	}
-	for (int p = 1; p < TRACE_MAX_PROCS; p++)
-		if (t.procs[p])
-			exit_mmap(&sh->e, t.procs[p]);
+	trace_exit_all(&t);
 	__atomic_add_fetch(&sh->user_ops, ops, __ATOMIC_RELAXED);
 	return NULL;
 }

@@ -9,7 +9,48 @@ void trace_init(struct trace_ctx *t, struct engine *e)
 {
 	memset(t, 0, sizeof(*t));
 	t->e = e;
+	t->nprocs = sizeof(t->small) / sizeof(t->small[0]);
+	t->procs = t->small;
 	t->procs[1] = mm_alloc(e);
+	t->live = t->live_max = 1;
+}
+
+void trace_exit_all(struct trace_ctx *t)
+{
+	for (unsigned long p = 1; p < t->nprocs; p++)
+		if (t->procs[p]) {
+			exit_mmap(t->e, t->procs[p]);
+			t->procs[p] = NULL;
+		}
+	if (t->procs != t->small)
+		free(t->procs);
+	t->procs = t->small;
+	t->nprocs = sizeof(t->small) / sizeof(t->small[0]);
+	t->live = 0;
+}
+
+/* Room for process number p: the table doubles. */
+static int procs_reserve(struct trace_ctx *t, unsigned long p)
+{
+	if (p < t->nprocs)
+		return 0;
+	unsigned long n = t->nprocs;
+	while (n <= p)
+		n *= 2;
+	struct mm_struct **np = t->procs == t->small ? malloc(n * sizeof(*np)) : realloc(t->procs, n * sizeof(*np));
+	if (!np)
+		return -1;
+	if (t->procs == t->small)
+		memcpy(np, t->small, sizeof(t->small));
+	memset(np + t->nprocs, 0, (n - t->nprocs) * sizeof(*np));
+	t->procs = np;
+	t->nprocs = n;
+	return 0;
+}
+
+static struct mm_struct *proc(const struct trace_ctx *t, unsigned long p)
+{
+	return p < t->nprocs ? t->procs[p] : NULL;
 }
 
 static int parse_prot(const char *s, unsigned long *flags)
@@ -35,7 +76,7 @@ static int num(const char *s, unsigned long *v)
 	char *end;
 	errno = 0;
 	unsigned long long x = strtoull(s, &end, 10);
-	if (errno || end == s || *end || x > (1ull << 32))
+	if (errno || end == s || *end || x >= TRACE_ADDR_LIMIT)
 		return -1;
 	*v = (unsigned long)x;
 	return 0;
@@ -64,7 +105,8 @@ int trace_exec(struct trace_ctx *t, const char *line, char *err, size_t errlen)
 		int min, max;
 	} shapes[] = { { "mmap", 5, 5 },    { "write", 3, 4 },    { "read", 3, 4 },   { "swapin", 3, 4 },
 		       { "fork", 3, 3 },    { "exit", 2, 2 },     { "munmap", 4, 4 }, { "mprotect", 5, 5 },
-		       { "mremap", 5, 5 },  { "reclaim", 4, 4 },  { "walk", 4, 4 } };
+		       { "mremap", 5, 5 },  { "reclaim", 4, 4 },  { "walk", 4, 4 },   { "spawn", 3, 3 },
+		       { "exec", 2, 2 },    { "zap", 3, 4 } };
 	size_t k;
 	for (k = 0; k < sizeof(shapes) / sizeof(shapes[0]) && strcmp(shapes[k].name, op); k++)
 		;
@@ -85,11 +127,22 @@ int trace_exec(struct trace_ctx *t, const char *line, char *err, size_t errlen)
 		}
 	}
 	unsigned long pid = a[0];
-	if (pid == 0 || pid >= TRACE_MAX_PROCS) {
-		snprintf(err, errlen, "process %lu: processes are 1..%d", pid, TRACE_MAX_PROCS - 1);
+	if (pid == 0 || pid >= TRACE_PROC_LIMIT) {
+		snprintf(err, errlen, "process %lu: processes are 1..%lu", pid, TRACE_PROC_LIMIT - 1);
 		return -1;
 	}
-	struct mm_struct *mm = t->procs[pid];
+	bool maps = !strcmp(op, "mmap") || !strcmp(op, "mremap");
+	if (maps && a[2] > TRACE_MAX_MAP_PAGES) {
+		snprintf(err, errlen, "%s of %lu pages: at most %lu (256 GiB of 4 KiB pages) at once", op, a[2],
+			 TRACE_MAX_MAP_PAGES);
+		return -1;
+	}
+	struct mm_struct *mm = proc(t, pid);
+	bool creates = !strcmp(op, "spawn");
+	if (!mm && t->strict && !creates) {
+		snprintf(err, errlen, "%s: process %lu does not exist (never forked, or exited)", op, pid);
+		return -1;
+	}
 	t->ops++;
 	engine_note_op(e, "%s", line);
 	if (!mm) {
@@ -103,19 +156,37 @@ int trace_exec(struct trace_ctx *t, const char *line, char *err, size_t errlen)
 		unsigned long len = n == 4 ? a[2] : 1;
 		for (unsigned long i = 0; i < len && i < 4096; i++)
 			rc |= handle_mm_fault(e, mm, a[1] + i, op[0] == 'w');
-	} else if (!strcmp(op, "fork")) {
+	} else if (!strcmp(op, "fork") || creates) {
 		unsigned long child = a[1];
-		if (child == 0 || child >= TRACE_MAX_PROCS) {
-			snprintf(err, errlen, "fork: child %lu: processes are 1..%d", child, TRACE_MAX_PROCS - 1);
+		if (child == 0 || child >= TRACE_PROC_LIMIT) {
+			snprintf(err, errlen, "%s: child %lu: processes are 1..%lu", op, child, TRACE_PROC_LIMIT - 1);
 			return -1;
 		}
-		if (t->procs[child])
+		if (proc(t, child)) {
+			if (t->strict) {
+				snprintf(err, errlen, "%s: child %lu exists already", op, child);
+				return -1;
+			}
 			rc = -EEXIST;
-		else if (!(t->procs[child] = dup_mm(e, mm)))
+		} else if (procs_reserve(t, child) < 0 || !(t->procs[child] = creates ? mm_alloc(e) : dup_mm(e, mm))) {
 			rc = -ENOMEM;
+		} else if (++t->live > t->live_max) {
+			t->live_max = t->live;
+		}
+	} else if (!strcmp(op, "exec")) {
+		struct mm_struct *fresh = mm_alloc(e);
+		if (!fresh) {
+			rc = -ENOMEM;
+		} else {
+			exit_mmap(e, mm);
+			t->procs[pid] = fresh;
+		}
 	} else if (!strcmp(op, "exit")) {
 		exit_mmap(e, mm);
 		t->procs[pid] = NULL;
+		t->live--;
+	} else if (!strcmp(op, "zap")) {
+		rc = madvise_dontneed(e, mm, a[1], a[2]);
 	} else if (!strcmp(op, "munmap")) {
 		rc = do_munmap(e, mm, a[1], a[2]);
 	} else if (!strcmp(op, "mprotect")) {
@@ -139,7 +210,7 @@ int trace_exec(struct trace_ctx *t, const char *line, char *err, size_t errlen)
 uint64_t trace_state_hash(const struct trace_ctx *t)
 {
 	uint64_t h = 0;
-	for (int pid = 1; pid < TRACE_MAX_PROCS; pid++) {
+	for (unsigned long pid = 1; pid < t->nprocs; pid++) {
 		const struct mm_struct *mm = t->procs[pid];
 		if (!mm)
 			continue;

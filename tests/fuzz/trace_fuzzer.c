@@ -27,9 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		engine_init(&e, rmap_variants[v]);
 		trace_init(&t, &e);
 		trace_run_text(&t, "fuzz", text, true, err, sizeof(err));
-		for (int p = 1; p < TRACE_MAX_PROCS; p++)
-			if (t.procs[p])
-				exit_mmap(&e, t.procs[p]);
+		trace_exit_all(&t);
 		if (e.nfaults && !rmap_variants[v]->has_known_bugs) {
 			fprintf(stderr, "%s: %s: %s\n", rmap_variants[v]->name, e.faults[0].kind, e.faults[0].detail);
 			abort();

@@ -51,9 +51,7 @@ static void test_walk_lock_side(const struct rmap_ops *ops)
 	if (rc != 0)
 		pthread_join(tid, NULL);
 	e.threaded = false;
-	for (int p = 1; p < TRACE_MAX_PROCS; p++)
-		if (t.procs[p])
-			exit_mmap(&e, t.procs[p]);
+	trace_exit_all(&t);
 	engine_destroy(&e);
 }
 

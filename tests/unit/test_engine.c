@@ -6,6 +6,7 @@
 #include "interval_tree.h"
 #include "scenarios.h"
 #include "tap.h"
+#include "replay.h"
 #include "trace.h"
 #include "walkcost.h"
 
@@ -31,9 +32,7 @@ static void test_scenarios(void)
 				CHECK(rc == 0 && e.nfaults == 0, "%s on %s: no fault (%s)", scenarios[s].name, ops->name,
 				      e.nfaults ? e.faults[0].detail : "clean");
 			if (!buggy) {
-				for (int p = 1; p < TRACE_MAX_PROCS; p++)
-					if (t.procs[p])
-						exit_mmap(&e, t.procs[p]);
+				trace_exit_all(&t);
 				bool clean = true;
 				for (int c = 0; c < NR_CACHES; c++)
 					clean &= e.live[c] == 0;
@@ -160,7 +159,9 @@ static void test_trace_errors(void)
 		{ "write 1\n", "t:1: write takes 2 to 3 arguments, not 1" },
 		{ "mmap 1 10 2 rq\n", "t:1: mmap: 'rq' is not a protection" },
 		{ "# c\n\nmunmap 1 x 2\n", "t:3: munmap: 'x' is not a number" },
-		{ "exit 999\n", "t:1: process 999: processes are 1..255" },
+		{ "exit 99999999\n", "t:1: process 99999999: processes are 1..4194303" },
+		{ "mmap 1 10 1000000000 rw\n", "t:1: mmap of 1000000000 pages: at most 67108864" },
+		{ "mmap 1 68719476736 1 rw\n", "t:1: mmap: '68719476736' is not a number" },
 		{ "fork 1 0\n", "t:1: fork: child 0" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -254,6 +255,87 @@ static void test_no_quarantine(void)
 	}
 }
 
+static const char *text_next(void *arg, unsigned long *lineno)
+{
+	static char line[256];
+	const char **p = arg;
+	if (!**p)
+		return NULL;
+	size_t n = strcspn(*p, "\n");
+	snprintf(line, sizeof(line), "%.*s", (int)n, *p);
+	*p += n + ((*p)[n] == '\n');
+	++*lineno;
+	return line;
+}
+
+/* Format 2: process numbers past 255 and reused, spawn, exec and zap;
+ * in a strict (recorded) trace, a process that does not exist is an
+ * error; and replay_run's census at the peak, on every design. */
+static void test_trace_v2(void)
+{
+	struct engine e;
+	struct trace_ctx t;
+	char err[200] = "", line[64];
+	engine_init(&e, &rmap_modern);
+	trace_init(&t, &e);
+	int rc = trace_run_text(&t, "t", "mmap 1 100 4 rw\nwrite 1 100 4\n", false, err, sizeof(err));
+	for (int c = 2; c < 600 && !rc; c++) {
+		snprintf(line, sizeof(line), "fork 1 %d", c);
+		rc = trace_exec(&t, line, err, sizeof(err));
+		snprintf(line, sizeof(line), "write %d 101", c);
+		rc |= trace_exec(&t, line, err, sizeof(err));
+	}
+	CHECK(rc == 0 && t.live == 599 && t.live_max == 599 && t.procs[599] && t.refused == 0,
+	      "599 processes, numbers past 255 (%lu live, %s)", t.live, err);
+	rc = trace_run_text(&t, "t", "exit 300\nfork 1 300\nzap 300 100 4\nspawn 1 700\nmmap 700 50 2 rw\n"
+				     "write 700 50 2\nexec 700\nwrite 700 50\n",
+			    true, err, sizeof(err));
+	CHECK(rc == 0 && t.procs[300] && t.procs[300]->nr_ptes == 0 && t.procs[700] && t.procs[700]->nr_ptes == 0 &&
+		      t.refused == 1 && engine_fault_count(&e) == 0,
+	      "a number reused after exit; zap drops the pages, spawn and exec give an empty mm (%llu refused, %s)",
+	      (unsigned long long)t.refused, err);
+	trace_exit_all(&t);
+	CHECK(e.live[C_MM] == 0 && e.live[C_PAGE] == 0 && t.procs == t.small, "every process exits; the table is freed");
+	engine_destroy(&e);
+
+	engine_init(&e, &rmap_modern);
+	trace_init(&t, &e);
+	t.strict = true;
+	rc = trace_run_text(&t, "t", "mmap 1 10 2 rw\nwrite 7 10\n", false, err, sizeof(err));
+	CHECK(rc < 0 && strstr(err, "t:2: write: process 7 does not exist"), "strict: %s", err);
+	rc = trace_run_text(&t, "t", "fork 1 2\nfork 1 2\n", false, err, sizeof(err));
+	CHECK(rc < 0 && strstr(err, "t:2: fork: child 2 exists already"), "strict: %s", err);
+	trace_exit_all(&t);
+	engine_destroy(&e);
+
+	/* the walkcost family as a trace: 8 children COW every page */
+	char text[4096];
+	size_t at = (size_t)snprintf(text, sizeof(text), "mmap 1 100 16 rw\nwrite 1 100 16\n");
+	for (int c = 2; c <= 9; c++)
+		at += (size_t)snprintf(text + at, sizeof(text) - at, "fork 1 %d\nwrite %d 100 16\n", c, c);
+	for (int c = 2; c <= 9; c++)
+		at += (size_t)snprintf(text + at, sizeof(text) - at, "exit %d\n", c);
+	double walk[RMAP_MAX_VARIANTS];
+	for (int v = 0; rmap_variants[v]; v++) {
+		struct replay_result r;
+		const char *p = text;
+		rc = replay_run(rmap_variants[v], text_next, &p, 18, &r, err, sizeof(err));
+		walk[v] = r.peak.walk.walks ? (double)r.peak.walk.vmas_visited / (double)r.peak.walk.walks : 0;
+		CHECK(rc == 0 && r.peak_op == 18 && r.peak_pages == 144 && r.peak.taken && r.peak.pages == 144 &&
+			      r.end.taken && r.end.pages == 16 && r.procs_max == 9,
+		      "%s: the peak after operation %llu, %llu pages, %lu processes", rmap_variants[v]->name,
+		      (unsigned long long)r.peak_op, (unsigned long long)r.peak_pages, r.procs_max);
+	}
+	/* legacy: every page 9 vmas; modern: a child's copy 1, the parent's
+	 * 16 pages all 9 */
+	CHECK(walk[0] == 9 && walk[3] == (128.0 + 16 * 9) / 144,
+	      "VMAs per walk at the peak: legacy %.3f (9), modern %.3f (1.889)", walk[0], walk[3]);
+	const char *bad = "mmap 1 10 2 rw\nexit 1\nwrite 1 10\n";
+	struct replay_result r;
+	rc = replay_run(&rmap_avc, text_next, &bad, 0, &r, err, sizeof(err));
+	CHECK(rc < 0 && strstr(err, "3: write: process 1 does not exist"), "replay is strict: %s", err);
+}
+
 int main(void)
 {
 	test_no_quarantine();
@@ -262,6 +344,7 @@ int main(void)
 	test_walkcost();
 	test_pagetable();
 	test_trace_errors();
+	test_trace_v2();
 	test_fuzz();
 	return tap_done();
 }

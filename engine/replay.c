@@ -1,0 +1,100 @@
+/* A recorded trace replayed on one design: the counts of walkcost.c taken
+ * at the trace's peak and at its end. The peak is found by a first pass
+ * (any design: which pages are mapped does not depend on the rmap), so
+ * that every design is counted at the same moment of the history. */
+#include "replay.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static uint64_t list_len(const struct list_head *head)
+{
+	uint64_t n = 0;
+	for (const struct list_head *p = head->next; p != head; p = p->next)
+		n++;
+	return n;
+}
+
+static void census(struct trace_ctx *t, struct replay_census *c)
+{
+	struct engine *e = t->e;
+	struct walk_stats saved = e->ws;
+	memset(c, 0, sizeof(*c));
+	c->taken = true;
+	c->op = t->ops;
+	c->procs = t->live;
+	c->pages = e->nr_mapped_pages;
+	c->anon_vmas = e->live[C_ANON_VMA];
+	c->avcs = e->live[C_AVC];
+	c->bytes_pages = e->live[C_PAGE] * cache_sizes[C_PAGE];
+	struct mm_struct *mm;
+	list_for_each_entry(mm, &e->mms, mmlist) {
+		c->vmas += (uint64_t)mm->nr_vmas;
+		c->bytes_ptes += mm->cap_ptes * sizeof(struct pte);
+	}
+	struct anon_vma *av;
+	list_for_each_entry(av, &e->anon_vmas, all) {
+		uint64_t n = av->freed ? 0 : list_len(&av->head);
+		if (n > c->longest_chain)
+			c->longest_chain = n;
+	}
+	struct page *pg;
+	memset(&e->ws, 0, sizeof(e->ws));
+	list_for_each_entry(pg, &e->pages, lru)
+		if (pg->mapcount > 0)
+			rmap_walk_full(e, pg);
+	c->walk = e->ws;
+	memset(&e->ws, 0, sizeof(e->ws));
+	list_for_each_entry(pg, &e->pages, lru)
+		if (pg->mapcount > 0)
+			page_referenced(e, pg);
+	c->referenced = e->ws;
+	e->ws = saved;
+}
+
+int replay_run(const struct rmap_ops *ops, replay_next_fn next, void *arg, uint64_t census_op,
+	       struct replay_result *out, char *err, size_t errlen)
+{
+	struct engine e;
+	struct trace_ctx t;
+	memset(out, 0, sizeof(*out));
+	engine_init(&e, ops);
+	e.no_quarantine = true; /* single-threaded, and a million forks */
+	trace_init(&t, &e);
+	t.strict = true;
+	double t0 = now();
+	const char *line;
+	unsigned long lineno = 0;
+	int rc = 0;
+	while ((line = next(arg, &lineno))) {
+		char msg[200];
+		if (trace_exec(&t, line, msg, sizeof(msg)) < 0) {
+			snprintf(err, errlen, "%lu: %s", lineno, msg);
+			rc = -1;
+			break;
+		}
+		if (e.nr_mapped_pages > out->peak_pages) {
+			out->peak_pages = e.nr_mapped_pages;
+			out->peak_op = t.ops;
+		}
+		if (census_op && t.ops == census_op && !out->peak.taken)
+			census(&t, &out->peak);
+	}
+	if (!rc && e.nr_mapped_pages)
+		census(&t, &out->end);
+	out->ops = t.ops;
+	out->refused = t.refused;
+	out->procs_max = t.live_max;
+	trace_exit_all(&t);
+	engine_destroy(&e);
+	out->replay_s = now() - t0;
+	return rc;
+}

@@ -1,0 +1,38 @@
+#ifndef ENGINE_REPLAY_H
+#define ENGINE_REPLAY_H
+
+#include "engine.h"
+#include "trace.h"
+
+/* A recorded program's history on one design, counted as `engine
+ * walkcost` counts its family: at a moment, every mapped page walked once
+ * by rmap_walk_full (every vma that may map it) and once by
+ * page_referenced (stopping at its last mapping), untimed and apart from
+ * the replay's own counts. */
+struct replay_census {
+	bool taken;
+	uint64_t op;                       /* after this many operations */
+	uint64_t pages, procs, vmas, anon_vmas, avcs, longest_chain;
+	size_t bytes_pages, bytes_ptes;    /* struct page and the pte slots */
+	struct walk_stats walk, referenced;
+};
+
+struct replay_result {
+	uint64_t ops, refused;
+	uint64_t peak_pages, peak_op;      /* the most pages mapped, and when */
+	unsigned long procs_max;
+	struct replay_census peak, end;
+	double replay_s;
+};
+
+/* The next line of the trace, NULL at its end; *lineno its number. */
+typedef const char *(*replay_next_fn)(void *arg, unsigned long *lineno);
+
+/* Replays the trace on ops, a census after operation census_op (0: none)
+ * and one at the end if anything is still mapped. 0, or -1 with err
+ * "LINE: why" (a malformed or impossible line). Strict: an operation by a
+ * process that does not exist is an error. */
+int replay_run(const struct rmap_ops *ops, replay_next_fn next, void *arg, uint64_t census_op,
+	       struct replay_result *out, char *err, size_t errlen);
+
+#endif
