@@ -29,7 +29,7 @@ GEN     := $(B)/gen
 
 # folder: the folders it may include from (besides itself)
 LAYERS := lib db collect workloads engine sim kernels kernels/agent \
-	  harness/run harness/compare harness/report harness/cli bench
+	  harness/run harness/compare harness/report harness/cli bench record
 LAYER_INC_lib             :=
 LAYER_INC_db              := lib $(GEN)
 LAYER_INC_collect         := lib
@@ -43,6 +43,7 @@ LAYER_INC_harness/compare := db lib
 LAYER_INC_harness/report  := harness/compare db lib
 LAYER_INC_harness/cli     := harness/report harness/compare harness/run sim workloads engine kernels collect db lib $(GEN)
 LAYER_INC_bench           := engine lib $(GEN)
+LAYER_INC_record          :=
 
 LIBS    := -lsqlite3 -lpfm -lgsl -lgslcblas -lz -lm -pthread
 
@@ -65,7 +66,7 @@ $(shell f=$(GEN)/flags.asan; t='$(CC) $(CSTD) $(WARN) $(CFLAGS) $(SAN)'; \
 srcs = $(wildcard $(1)/*.c)
 # A layer's library: every .c of its folder (workloads and sim less their main.c,
 # kernels/agent is a program of its own, not a library).
-lib_srcs = $(filter-out workloads/main.c sim/main.c,$(call srcs,$(1)))
+lib_srcs = $(filter-out workloads/main.c sim/main.c record/main.c,$(call srcs,$(1)))
 libname = $(subst /,-,$(1))
 
 # objects and libraries, per build flavour: rel (build/obj) and asan (build/asan/obj)
@@ -100,7 +101,7 @@ cli_libs = $(foreach L,$(CLI_LAYERS),$(call alib,$(L),$(1)))
 
 .PHONY: all deps test test-kernels test-bisect check-10k fuzz clean help print-layers
 
-all: $(B)/rmapbench $(B)/rmapbench-load $(B)/rmapbench-sim $(B)/rmapbench-agent $(B)/rmapbench-bench
+all: $(B)/rmapbench $(B)/rmapbench-load $(B)/rmapbench-sim $(B)/rmapbench-agent $(B)/rmapbench-bench $(B)/rmapbench-record
 
 help:
 	@echo "make              build the CLI, the static workload binary and the benchmarks"
@@ -144,6 +145,13 @@ $(B)/asan/rmapbench-sim: $(B)/asan/obj/sim/main.o $(call alib,sim,asan/obj) $(ca
 			 $(call alib,workloads,asan/obj)
 	$(CC) $(SAN) -o $@ $^ -lm -pthread
 
+# The recorder: a program's anonymous memory as an engine trace.
+$(B)/rmapbench-record: $(B)/obj/record/main.o $(call alib,record,obj)
+	$(CC) $(HARDLD) -o $@ $^ -lz
+
+$(B)/asan/rmapbench-record: $(B)/asan/obj/record/main.o $(call alib,record,asan/obj)
+	$(CC) $(SAN) -o $@ $^ -lz
+
 # The guest agent: static, with the harness's own collectors inside.
 $(B)/rmapbench-agent: $(call obj,$(call srcs,kernels/agent),obj) $(call alib,kernels,obj) $(call alib,collect,obj) \
 		      $(call alib,lib,obj)
@@ -185,8 +193,12 @@ $(B)/fuzz/trace_fuzzer: tests/fuzz/trace_fuzzer.c $(ENGINE_SRC) engine/*.h
 # metadata, the walk calibration, an engine point's timeline, Google
 # Benchmark's JSON and a kernel image's header. (The trace fuzzer above
 # takes the engine alone.)
-PARSER_FUZZERS := frame console output yaml config recipe walkcalib timeline gbench bzimage gitrange
+PARSER_FUZZERS := frame console output yaml config recipe walkcalib timeline gbench bzimage gitrange maps
 PARSER_FUZZ_BIN := $(patsubst %,$(B)/fuzz/%_fuzzer,$(PARSER_FUZZERS))
+# the recorder's parser: its layer is not the CLI's
+$(B)/fuzz/maps_fuzzer: tests/fuzz/maps_fuzzer.c record/maps.c record/maps.h tests/fuzz/fuzz.h
+	@mkdir -p $(@D)
+	clang $(CSTD) $(WARN) $(FUZZFLAGS) -fsanitize=fuzzer -Irecord -Itests/fuzz -o $@ $< record/maps.c
 $(B)/fuzz/%_fuzzer: tests/fuzz/%_fuzzer.c tests/fuzz/fuzz.h $(call cli_libs,fuzz/obj)
 	clang $(CSTD) $(WARN) $(FUZZFLAGS) -fsanitize=fuzzer $(ALL_INC) -Itests/fuzz -o $@ $< $(call cli_libs,fuzz/obj) $(LIBS)
 
@@ -194,7 +206,8 @@ $(B)/fuzz/%_fuzzer: tests/fuzz/%_fuzzer.c tests/fuzz/fuzz.h $(call cli_libs,fuzz
 # anything compiles.
 test:
 	@scripts/deps.sh --test
-	@$(MAKE) --no-print-directory -s all $(B)/asan/rmapbench $(B)/asan/rmapbench-load $(B)/asan/rmapbench-sim $(UNIT_BIN) $(B)/fuzz/trace_fuzzer \
+	@$(MAKE) --no-print-directory -s all $(B)/asan/rmapbench $(B)/asan/rmapbench-load $(B)/asan/rmapbench-sim \
+		$(B)/asan/rmapbench-record $(UNIT_BIN) $(B)/fuzz/trace_fuzzer \
 		$(PARSER_FUZZ_BIN) $(B)/tests/tsan_threads
 	@tests/run-all.sh $(UNIT_BIN) $(B)/tests/tsan_threads
 

@@ -3,11 +3,12 @@
 # them for longer): guest frames, the console, workload output, stress-ng's
 # YAML, configs, kernel recipes, cache metadata, the walk calibration, an
 # engine point's timeline, Google Benchmark's JSON, a bzImage header and the
-# commits a bisect walks (git-range.sh's output). A
+# commits a bisect walks (git-range.sh's output), /proc/PID/maps lines as
+# the recorder reads them. A
 # fixed seed and number of runs per target, from the committed seeds; a
 # crash or a sanitizer report fails it.
 . "$(dirname "$0")/../lib.sh"
-for f in frame console output yaml config recipe walkcalib timeline gbench bzimage gitrange; do
+for f in frame console output yaml config recipe walkcalib timeline gbench bzimage gitrange maps; do
 	fz=$top/build/fuzz/${f}_fuzzer
 	[[ -x $fz ]] || fail "$fz is not built"
 	mkdir -p "$tmp/corpus-$f"

@@ -1,0 +1,210 @@
+#include "mmstate.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PM_PRESENT (1ull << 63)
+#define PM_SWAP (1ull << 62)
+#define PM_PFN ((1ull << 55) - 1)
+
+static const char *prot_word(int prot)
+{
+	static const char *const w[8] = { "none", "r", "w", "rw", "x", "rx", "wx", "rwx" };
+	return w[prot & 7];
+}
+
+/* The prot of page a in a sorted map list, -1 when unmapped; *next the
+ * first boundary after a. */
+static int prot_at(const struct anon_maps *m, size_t *i, unsigned long a, unsigned long *next)
+{
+	while (*i < m->n && m->v[*i].end <= a)
+		(*i)++;
+	if (*i < m->n && m->v[*i].start <= a) {
+		*next = m->v[*i].end;
+		return m->v[*i].prot;
+	}
+	*next = *i < m->n ? m->v[*i].start : ~0UL;
+	return -1;
+}
+
+/* The mappings' difference as elementary ranges, in three passes so that
+ * munmaps come first and mmaps last (an mmap may reuse what was freed). */
+static void diff_maps(struct sync_env *env, struct mmstate *s, const struct anon_maps *now)
+{
+	for (int pass = 0; pass < 3; pass++) {
+		size_t i = 0, j = 0;
+		unsigned long a = 0;
+		unsigned long run_start = 0, run_end = 0;
+		int run_prot = -2;
+		for (;;) {
+			unsigned long n1, n2;
+			int p1 = prot_at(&s->maps, &i, a, &n1), p2 = prot_at(now, &j, a, &n2);
+			unsigned long b = n1 < n2 ? n1 : n2;
+			if (p1 == -1 && p2 == -1 && b == ~0UL)
+				break;
+			bool hit = pass == 0 ? (p1 >= 0 && p2 < 0) : pass == 1 ? (p1 >= 0 && p2 >= 0 && p1 != p2)
+									     : (p1 < 0 && p2 >= 0);
+			int want = hit ? (pass == 0 ? -1 : p2) : -2;
+			if (run_prot != -2 && (want != run_prot || a != run_end)) {
+				if (pass == 0)
+					emit_line(env->out, "munmap %lu %lu %lu", s->num, run_start, run_end - run_start);
+				else
+					emit_line(env->out, "%s %lu %lu %lu %s", pass == 1 ? "mprotect" : "mmap", s->num,
+						  run_start, run_end - run_start, prot_word(run_prot));
+				run_prot = -2;
+			}
+			if (want != -2) {
+				if (run_prot == -2) {
+					run_start = a;
+					run_prot = want;
+				}
+				run_end = b;
+			}
+			a = b;
+		}
+		if (run_prot != -2) {
+			if (pass == 0)
+				emit_line(env->out, "munmap %lu %lu %lu", s->num, run_start, run_end - run_start);
+			else
+				emit_line(env->out, "%s %lu %lu %lu %s", pass == 1 ? "mprotect" : "mmap", s->num, run_start,
+					  run_end - run_start, prot_word(run_prot));
+		}
+	}
+}
+
+static bool mapped(const struct anon_maps *m, uint64_t page)
+{
+	size_t lo = 0, hi = m->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (m->v[mid].end <= page)
+			lo = mid + 1;
+		else if (m->v[mid].start > page)
+			hi = mid;
+		else
+			return true;
+	}
+	return false;
+}
+
+int mm_sync(struct sync_env *env, struct mmstate *s, pid_t tid)
+{
+	struct anon_maps now = { 0 };
+	if (maps_read(tid, env->page_shift, env->max_pages, &now) < 0) {
+		maps_free(&now);
+		return -1;
+	}
+	env->syncs++;
+	env->skipped_huge += now.skipped_huge;
+	diff_maps(env, s, &now);
+	/* pages the trace held that are no longer mapped went with munmap */
+	for (size_t i = 0; i < s->pages.cap; i++) {
+		uint64_t page = s->pages.key[i];
+		if (page && !mapped(&now, page)) {
+			ptab_del(&s->pages, page);
+			i--; /* the deletion may have shifted another entry here */
+		}
+	}
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		maps_free(&now);
+		return -1;
+	}
+	static uint64_t ent[4096];
+	for (size_t k = 0; k < now.n; k++) {
+		const struct anon_map *m = &now.v[k];
+		if (!m->prot)
+			continue; /* PROT_NONE: nothing can be touched */
+		for (unsigned long a = m->start; a < m->end;) {
+			unsigned long n = m->end - a < 4096 ? m->end - a : 4096;
+			ssize_t r = pread(fd, ent, n * 8, (off_t)(a * 8));
+			if (r <= 0)
+				break;
+			n = (unsigned long)r / 8;
+			env->pages_read += n;
+			for (unsigned long x = 0; x < n; x++) {
+				uint64_t page = a + x, e = ent[x];
+				uint64_t *known = ptab_find(&s->pages, page);
+				if (e & PM_PRESENT) {
+					uint64_t pfn = e & PM_PFN;
+					if (known && *known == pfn)
+						continue;
+					bool zero = pfn == env->zero_pfn;
+					/* a frame the trace did not know: a first touch, a COW copy, or
+					 * a page faulted in again after MADV_DONTNEED */
+					if (!(zero && known))
+						emit_page(env->out, zero ? "read" : "write", s->num, page);
+					ptab_set(&s->pages, page, pfn);
+				} else if (e & PM_SWAP) {
+					continue; /* still the process's page, out in swap */
+				} else if (known) {
+					emit_page(env->out, "zap", s->num, page);
+					ptab_del(&s->pages, page);
+				}
+			}
+			a += n;
+		}
+	}
+	close(fd);
+	maps_free(&s->maps);
+	s->maps = now;
+	return 0;
+}
+
+int mm_copy(struct mmstate *dst, const struct mmstate *src, unsigned long num)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->num = num;
+	if (src->maps.n) {
+		dst->maps.v = malloc(src->maps.n * sizeof(*dst->maps.v));
+		if (!dst->maps.v)
+			return -1;
+		memcpy(dst->maps.v, src->maps.v, src->maps.n * sizeof(*dst->maps.v));
+		dst->maps.n = dst->maps.cap = src->maps.n;
+	}
+	return ptab_copy(&dst->pages, &src->pages);
+}
+
+void mm_move(struct mmstate *s, unsigned long old, unsigned long n, unsigned long new_start)
+{
+	struct ptab moved = { 0 };
+	for (size_t i = 0; i < s->pages.cap; i++) {
+		uint64_t page = s->pages.key[i];
+		if (page >= old && page < old + n) {
+			ptab_set(&moved, page - old + new_start, s->pages.pfn[i]);
+			ptab_del(&s->pages, page);
+			i--;
+		}
+	}
+	for (size_t i = 0; i < moved.cap; i++)
+		if (moved.key[i])
+			ptab_set(&s->pages, moved.key[i], moved.pfn[i]);
+	ptab_free(&moved);
+	/* the mapping moves too: the next sync sees no change there */
+	for (size_t k = 0; k < s->maps.n; k++) {
+		struct anon_map *m = &s->maps.v[k];
+		if (m->start == old && m->end - m->start == n) {
+			m->start = new_start;
+			m->end = new_start + n;
+		}
+	}
+	/* keep the list sorted */
+	for (size_t k = 1; k < s->maps.n; k++)
+		for (size_t j = k; j > 0 && s->maps.v[j - 1].start > s->maps.v[j].start; j--) {
+			struct anon_map t = s->maps.v[j];
+			s->maps.v[j] = s->maps.v[j - 1];
+			s->maps.v[j - 1] = t;
+		}
+}
+
+void mm_clear(struct mmstate *s)
+{
+	maps_free(&s->maps);
+	ptab_free(&s->pages);
+}
