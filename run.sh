@@ -27,7 +27,7 @@ done
 case "${1:-}" in
 "") scripts/deps.sh ;;
 nightly) scripts/deps.sh --kernels || exit 2 ;;
-kernel | compare-kernels) scripts/deps.sh --check --kernels || exit 2 ;;
+kernel | compare-kernels | bisect) scripts/deps.sh --check --kernels || exit 2 ;;
 *) scripts/deps.sh --check || exit 2 ;;
 esac
 make -q all 2>/dev/null || make -s all >&2

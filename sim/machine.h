@@ -115,7 +115,7 @@ struct machine {
 	uint64_t major_faults, minor_faults, cache_evicted, overcommits;
 	bool overrun;            /* a task passed max_virtual_s */
 	bool census_done;
-	uint64_t census_walks, census_vmas;
+	uint64_t census_walks, census_vmas, census_pages;
 };
 
 /* vtime.c: the current task runs cpu_ns on a CPU (user or system time),

@@ -36,7 +36,8 @@ struct sim_params {
 	double swappiness;      /* the anon share of reclaim's scan while there is cache */
 	double slice_ms;        /* 0: sched_min_granularity scaled by the CPUs, as 2.6.33 */
 	double max_virtual_s;   /* a point that has not finished by then fails */
-	long census;            /* 1: page_referenced of every page once every user has done a job */
+	long census;            /* 1: page_referenced of every page once every user has done a job;
+				 * 2: at the most pages mapped (within 2%), as `rmapbench replay` counts */
 	struct walk_curve walk_curve; /* measured walk costs; when set, sim_vma_ns is not used */
 	double walk_scale;      /* the VMAs' part of a walk's cost, times this (sensitivity) */
 };

@@ -31,6 +31,9 @@ int cmd_bisect(int argc, char **argv, const char *db_path);
  * (a run not recorded leaves its id 0). */
 int kernels_run_pair(const char *config, const char *const *sets, int nsets, const char *const labels[2],
 		     const char *tag, const char *db_path, int64_t runs[2]);
+/* `record -- CMD` (the recorder's status, CMD's) and `replay FILE`. */
+int cmd_record(int argc, char **argv, const char *db_path);
+int cmd_replay(int argc, char **argv, const char *db_path);
 /* `nightly` and `baseline set|show|clear`: 0, 1 a regression, 2 usage. */
 int cmd_nightly(int argc, char **argv, const char *db_path);
 int cmd_baseline(int argc, char **argv, const char *db_path);

@@ -26,6 +26,8 @@ static void usage(FILE *f)
 	      "  workloads                    list the workload generators\n"
 	      "  targets                      list the targets a config's target key names\n"
 	      "  engine walkcost|scenario|replay|fuzz ...  the userspace rmap engine (engine --help)\n"
+	      "  record [--out F] -- CMD ...  trace what CMD's process tree does to anonymous memory\n"
+	      "  replay FILE [--variant all]  a recorded trace on the designs side by side (replay --help)\n"
 	      "  bench [FILTER | --variant V] [--repetitions R] [--min-time S]  microbenchmarks into the database\n"
 	      "  kernel list|fetch|build|run ...  kernels for the vm target (kernel --help)\n"
 	      "  compare-kernels A B [--config FILE]  the same sweep on two kernels, and the differences\n"
@@ -54,6 +56,8 @@ static const struct {
 	{ "kernel", cmd_kernel },
 	{ "compare-kernels", cmd_compare_kernels },
 	{ "bisect", cmd_bisect },
+	{ "record", cmd_record },
+	{ "replay", cmd_replay },
 	{ "engine", cmd_engine },
 	{ "compare", cmd_compare },
 	{ "nightly", cmd_nightly },

@@ -50,4 +50,11 @@ struct bisect_point {
 int report_bisect(const struct bisect_point *p, int n, int first_bad, const char *metric, const char *title,
 		  const char *dir, char *path, size_t plen);
 
+/* A replayed trace's designs side by side (report_replay.c). */
+struct replay_bar {
+	char design[16], release[24];
+	double walk, referenced; /* VMAs per walk at the peak */
+};
+int report_replay(const struct replay_bar *b, int n, const char *title, const char *dir, char *path, size_t plen);
+
 #endif

@@ -1,0 +1,324 @@
+/* `rmapbench replay FILE [--variant all|V] [--name NAME] [--no-db]`: a
+ * recorded program (rmapbench record) on the designs side by side. Each
+ * design a run (target engine, workload replay:NAME, users the most
+ * processes alive at once) with its walks and VMAs per walk at the
+ * trace's peak and at its end, anon_vmas, chains, the longest chain,
+ * bytes per page and the replay's own time; one figure of the designs.
+ *
+ * The trace is hostile input: read bounded, gzip or text; its header
+ * checked (format, page size); a recorded trace must end with its "# end"
+ * line; every error names FILE:LINE, and is found by the first pass,
+ * before anything is recorded. */
+#include "commands.h"
+#include "engine_common.h"
+#include "flags.h"
+#include "record.h"
+#include "replay.h"
+#include "report.h"
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define TRACE_FORMAT 2
+
+struct reader {
+	gzFile gz;
+	const char *path;
+	char line[512];
+	unsigned long lineno;
+	bool bad, ended;       /* a line too long or a NUL byte; the "# end" line seen */
+	char why[200];
+	int format;            /* 0: a written trace without our header */
+};
+
+static const char *next_line(void *arg, unsigned long *lineno)
+{
+	struct reader *r = arg;
+	if (r->bad)
+		return NULL;
+	if (!gzgets(r->gz, r->line, sizeof(r->line))) {
+		int zerr;
+		const char *msg = gzerror(r->gz, &zerr);
+		if (zerr != Z_OK) {
+			r->bad = true;
+			snprintf(r->why, sizeof(r->why), "truncated or corrupt after line %lu (zlib: %s)", r->lineno, msg);
+		}
+		return NULL;
+	}
+	r->lineno++;
+	*lineno = r->lineno;
+	size_t len = strlen(r->line);
+	int zerr;
+	if (len && r->line[len - 1] != '\n' && (gzerror(r->gz, &zerr), zerr != Z_OK)) {
+		/* a line cut by the end of a broken stream: not a line */
+		r->bad = true;
+		snprintf(r->why, sizeof(r->why), "truncated or corrupt after line %lu (zlib: %s)", r->lineno - 1,
+			 gzerror(r->gz, &zerr));
+		return NULL;
+	}
+	if (len == sizeof(r->line) - 1 && r->line[len - 1] != '\n') {
+		r->bad = true;
+		snprintf(r->why, sizeof(r->why), "line %lu: longer than %zu bytes", r->lineno, sizeof(r->line) - 2);
+		return NULL;
+	}
+	if (!strncmp(r->line, "# end:", 6))
+		r->ended = true;
+	return r->line;
+}
+
+/* The header's lines: "# rmapbench-trace N", "# page_size: N". */
+static int read_header(struct reader *r, char *command, size_t clen, char *err, size_t errlen)
+{
+	unsigned long n;
+	const char *l;
+	command[0] = 0;
+	while ((l = next_line(r, &n)) && l[0] == '#') {
+		int v;
+		long ps;
+		if (sscanf(l, "# rmapbench-trace %d", &v) == 1) {
+			if (v > TRACE_FORMAT || v < 1) {
+				snprintf(err, errlen, "%s:%lu: trace format %d: this replay reads 1 to %d", r->path, n, v,
+					 TRACE_FORMAT);
+				return -1;
+			}
+			r->format = v;
+		} else if (sscanf(l, "# page_size: %ld", &ps) == 1 && ps != sysconf(_SC_PAGESIZE)) {
+			snprintf(err, errlen, "%s:%lu: recorded with %ld-byte pages, this machine's are %ld: a trace from "
+				 "another machine (its page numbers are other addresses); record it here",
+				 r->path, n, ps, sysconf(_SC_PAGESIZE));
+			return -1;
+		} else if (!strncmp(l, "# command: ", 11)) {
+			snprintf(command, clen, "%s", l + 11);
+			rb_trim(command);
+		}
+	}
+	if (r->bad) {
+		snprintf(err, errlen, "%s: %s", r->path, r->why);
+		return -1;
+	}
+	return 0;
+}
+
+static int reader_open(struct reader *r, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	memset(r, 0, sizeof(*r));
+	r->path = path;
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: %s", path, errno ? strerror(errno) : "not a regular file");
+		return -1;
+	}
+	r->gz = gzopen(path, "rb");
+	if (!r->gz) {
+		snprintf(err, errlen, "%s: cannot be read", path);
+		return -1;
+	}
+	gzbuffer(r->gz, 1 << 17);
+	return 0;
+}
+
+/* One whole pass on ops (census after census_op); the errors of the
+ * trace said with FILE:LINE. */
+static int pass(struct reader *r, const struct rmap_ops *ops, uint64_t census_op, struct replay_result *res,
+		char *err, size_t errlen)
+{
+	char command[400], msg[300];
+	gzrewind(r->gz);
+	r->lineno = 0;
+	r->ended = r->bad = false;
+	if (read_header(r, command, sizeof(command), err, errlen) < 0)
+		return -1;
+	gzrewind(r->gz);
+	r->lineno = 0;
+	int rc = replay_run(ops, next_line, r, census_op, res, msg, sizeof(msg));
+	if (r->bad) {
+		snprintf(err, errlen, "%s: %s", r->path, r->why);
+		return -1;
+	}
+	if (rc < 0) {
+		snprintf(err, errlen, "%s:%s", r->path, msg);
+		return -1;
+	}
+	if (r->format >= 2 && !r->ended) {
+		snprintf(err, errlen, "%s:%lu: truncated: no '# end' line (the recording did not finish)", r->path,
+			 r->lineno);
+		return -1;
+	}
+	return 0;
+}
+
+static double per(double n, double d)
+{
+	return d > 0 ? n / d : 0;
+}
+
+static void census_samples(struct sample_set *ss, const char *prefix, const struct replay_census *c, const char *why)
+{
+	char m[64];
+	static const char *const names[] = { "rmap_walks", "rmap_vmas_per_walk", "page_referenced_vmas_per_walk" };
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(m, sizeof(m), "%s%s", prefix, names[i]);
+		if (!c->taken || !c->walk.walks) {
+			ss_unavailable(ss, m, "%s", why);
+			continue;
+		}
+		double v = i == 0 ? (double)c->walk.walks
+			 : i == 1 ? per((double)c->walk.vmas_visited, (double)c->walk.walks)
+				  : per((double)c->referenced.vmas_visited, (double)c->referenced.walks);
+		ss_add(ss, m, v, i == 0 ? "walks" : "vmas/walk");
+	}
+}
+
+static void samples(struct sample_set *ss, const struct replay_result *r)
+{
+	const struct replay_census *p = &r->peak;
+	ss_add(ss, "replay_ops", (double)r->ops, "ops");
+	ss_add(ss, "replay_refused_ops", (double)r->refused, "ops");
+	ss_add(ss, "processes_max", (double)r->procs_max, "processes");
+	ss_add(ss, "replay_s", r->replay_s, "s");
+	census_samples(ss, "", p, "the trace maps no anonymous page at any moment");
+	census_samples(ss, "end_", &r->end, "nothing mapped at the end: every process exited");
+	if (p->taken) {
+		ss_add(ss, "anon_pages", (double)p->pages, "pages");
+		ss_add(ss, "vmas", (double)p->vmas, "vmas");
+		ss_add(ss, "anon_vmas", (double)p->anon_vmas, "anon_vmas");
+		ss_add(ss, "anon_vma_chains", (double)p->avcs, "avcs");
+		ss_add(ss, "longest_chain", (double)p->longest_chain, "entries");
+		ss_add(ss, "bytes_per_page", per((double)(p->bytes_pages + p->bytes_ptes), (double)p->pages), "bytes");
+	}
+}
+
+static int usage(void)
+{
+	fputs("usage: rmapbench replay FILE [--variant all|legacy|avc-rc|avc|modern] [--name NAME] [--no-db]\n"
+	      "  a trace from `rmapbench record` (or written by hand) on the designs side by side: a run per\n"
+	      "  design (target engine, workload replay:NAME), walks counted at the trace's peak and end.\n",
+	      stderr);
+	return 2;
+}
+
+/* The workload's name: --name, else the file's without .trace(.gz). */
+static int trace_name(const char *given, const char *path, char *name, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	snprintf(name, len, "%s", given ? given : base ? base + 1 : path);
+	if (!given) {
+		char *dot = strstr(name, ".trace");
+		if (dot && dot != name)
+			*dot = 0;
+	}
+	if (!*name || strlen(name) > 48 || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+						    strlen(name)) {
+		rb_error("replay: '%s' is not a name for the workload (letters, digits, '.', '_', '-', at most 48): "
+			 "give --name",
+			 name);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_replay(int argc, char **argv, const char *db_path)
+{
+	const char *pos[1], *variant = "all", *given = NULL;
+	bool no_db = false;
+	int npos = 0;
+	const struct flag flags[] = {
+		{ "--variant", FLAG_STRING, &variant, 0, 0, NULL },
+		{ "--name", FLAG_STRING, &given, 0, 0, NULL },
+		{ "--no-db", FLAG_BOOL, &no_db, 0, 0, NULL },
+		{ NULL, 0, NULL, 0, 0, NULL },
+	};
+	if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
+		usage();
+		return 0;
+	}
+	if (flags_parse("replay", flags, argc, argv, pos, 1, &npos) < 0 || npos != 1)
+		return usage();
+	const struct rmap_ops *vs[RMAP_MAX_VARIANTS];
+	int nv = 0;
+	if (!strcmp(variant, "all")) {
+		for (int i = 0; rmap_variants[i]; i++)
+			vs[nv++] = rmap_variants[i];
+	} else if (!(vs[nv++] = engine_variant(variant))) {
+		return 2;
+	}
+	char name[64], workload[80], err[600], command[400];
+	if (trace_name(given, pos[0], name, sizeof(name)) < 0)
+		return 2;
+	snprintf(workload, sizeof(workload), "replay:%s", name);
+	struct reader r;
+	if (reader_open(&r, pos[0], err, sizeof(err)) < 0) {
+		rb_error("replay: %s", err);
+		return 2;
+	}
+	/* the first pass finds the peak and every error, before any record */
+	struct replay_result first, res[RMAP_MAX_VARIANTS];
+	int rc = 0;
+	if (pass(&r, vs[0], 0, &first, err, sizeof(err)) < 0) {
+		rb_error("replay: %s", err);
+		gzclose(r.gz);
+		return 2;
+	}
+	gzrewind(r.gz);
+	read_header(&r, command, sizeof(command), err, sizeof(err));
+	printf("replay %s: %llu operations, at most %lu processes at once, the peak %llu pages after operation %llu\n",
+	       pos[0], (unsigned long long)first.ops, first.procs_max, (unsigned long long)first.peak_pages,
+	       (unsigned long long)first.peak_op);
+	if (command[0])
+		printf("  recorded from: %s\n", command);
+	struct eargs a = { .no_db = no_db, .config_name = "replay" };
+	snprintf(a.cmdline, sizeof(a.cmdline), "replay %s --variant %s", pos[0], variant);
+	int64_t runs[RMAP_MAX_VARIANTS] = { 0 };
+	struct replay_bar bars[RMAP_MAX_VARIANTS];
+	printf("\n%-8s %12s %12s %14s %10s %10s %8s %10s %9s\n", "design", "VMAs/walk", "referenced", "walks", "anon_vmas",
+	       "chains", "longest", "bytes/page", "replay s");
+	for (int i = 0; i < nv; i++) {
+		if (pass(&r, vs[i], first.peak_op, &res[i], err, sizeof(err)) < 0) {
+			rb_error("replay: %s", err); /* cannot differ from the first pass's: the same text */
+			rc = 1;
+			break;
+		}
+		struct sample_set ss = { 0 };
+		samples(&ss, &res[i]);
+		ss_attr(&ss, "trace", "%s", pos[0]);
+		if (command[0])
+			ss_attr(&ss, "trace_command", "%.200s", command);
+		const struct replay_census *p = &res[i].peak;
+		double walk = per((double)p->walk.vmas_visited, (double)p->walk.walks);
+		double ref = per((double)p->referenced.vmas_visited, (double)p->referenced.walks);
+		printf("%-8s %12.3f %12.3f %14llu %10llu %10llu %8llu %10.1f %9.3f\n", vs[i]->name, walk, ref,
+		       (unsigned long long)p->walk.walks, (unsigned long long)p->anon_vmas, (unsigned long long)p->avcs,
+		       (unsigned long long)p->longest_chain,
+		       per((double)(p->bytes_pages + p->bytes_ptes), (double)p->pages), res[i].replay_s);
+		long users = (long)res[i].procs_max;
+		if (engine_record_points(db_path, &a, vs[i]->name, workload, &users, &ss, 1, command, &runs[i]) < 0)
+			rc = 1;
+		ss_free(&ss);
+		snprintf(bars[i].design, sizeof(bars[i].design), "%s", vs[i]->name);
+		snprintf(bars[i].release, sizeof(bars[i].release), "%.*s", (int)strcspn(vs[i]->release, ":"),
+			 vs[i]->release);
+		bars[i].walk = walk;
+		bars[i].referenced = ref;
+	}
+	gzclose(r.gz);
+	if (rc || no_db)
+		return rc;
+	printf("\nruns %lld to %lld (compare them with `rmapbench compare RUN RUN`)\n", (long long)runs[0],
+	       (long long)runs[nv - 1]);
+	char dir[PATH_MAX], png[PATH_MAX + 40], shown[PATH_MAX + 80], title[200], fig[80];
+	snprintf(fig, sizeof(fig), "replay-%s-%lld", name, (long long)runs[0]);
+	snprintf(title, sizeof(title), "%s on the designs: VMAs a walk visits at the trace's peak (%llu pages)", name,
+		 (unsigned long long)first.peak_pages);
+	if (results_dir(db_path, fig, dir, sizeof(dir)) == 0 && report_replay(bars, nv, title, dir, png, sizeof(png)) == 0)
+		printf("figure: %s\n", rb_path_shown(png, shown, sizeof(shown)));
+	else
+		rb_warn("replay: no figure (gnuplot missing?)");
+	return 0;
+}
