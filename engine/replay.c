@@ -60,7 +60,7 @@ static void census(struct trace_ctx *t, struct replay_census *c)
 	e->ws = saved;
 }
 
-int replay_run(const struct rmap_ops *ops, replay_next_fn next, void *arg, uint64_t census_op,
+int replay_run(const struct rmap_ops *ops, replay_next_fn next, void *arg, uint64_t census_op, bool strict,
 	       struct replay_result *out, char *err, size_t errlen)
 {
 	struct engine e;
@@ -69,7 +69,7 @@ int replay_run(const struct rmap_ops *ops, replay_next_fn next, void *arg, uint6
 	engine_init(&e, ops);
 	e.no_quarantine = true; /* single-threaded, and a million forks */
 	trace_init(&t, &e);
-	t.strict = true;
+	t.strict = strict;
 	double t0 = now();
 	const char *line;
 	unsigned long lineno = 0;

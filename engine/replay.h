@@ -30,9 +30,9 @@ typedef const char *(*replay_next_fn)(void *arg, unsigned long *lineno);
 
 /* Replays the trace on ops, a census after operation census_op (0: none)
  * and one at the end if anything is still mapped. 0, or -1 with err
- * "LINE: why" (a malformed or impossible line). Strict: an operation by a
- * process that does not exist is an error. */
-int replay_run(const struct rmap_ops *ops, replay_next_fn next, void *arg, uint64_t census_op,
+ * "LINE: why" (a malformed or impossible line). Strict (a recorded
+ * trace): an operation by a process that does not exist is an error. */
+int replay_run(const struct rmap_ops *ops, replay_next_fn next, void *arg, uint64_t census_op, bool strict,
 	       struct replay_result *out, char *err, size_t errlen);
 
 #endif

@@ -137,7 +137,9 @@ static int pass(struct reader *r, const struct rmap_ops *ops, uint64_t census_op
 		return -1;
 	gzrewind(r->gz);
 	r->lineno = 0;
-	int rc = replay_run(ops, next_line, r, census_op, res, msg, sizeof(msg));
+	/* a recorded trace (format 2) is strict; a written one refuses an
+	 * operation of a process that is not there, as `engine replay` does */
+	int rc = replay_run(ops, next_line, r, census_op, r->format >= 2, res, msg, sizeof(msg));
 	if (r->bad) {
 		snprintf(err, errlen, "%s: %s", r->path, r->why);
 		return -1;
