@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,6 +256,11 @@ int cmd_replay(int argc, char **argv, const char *db_path)
 	if (trace_name(given, pos[0], name, sizeof(name)) < 0)
 		return 2;
 	snprintf(workload, sizeof(workload), "replay:%s", name);
+	/* every fork allocates a pte table and every exit frees it: past
+	 * glibc's mmap threshold (128 KiB, a few thousand ptes) each is an
+	 * mmap, page faults and a munmap, more system time than replay */
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	struct reader r;
 	if (reader_open(&r, pos[0], err, sizeof(err)) < 0) {
 		rb_error("replay: %s", err);
