@@ -140,6 +140,45 @@ static void html_crossover(FILE *f, struct db *db, int64_t run)
 	fputs("</ul>\n", f);
 }
 
+static int not_replay(void *arg, const struct db_metric_stats *m)
+{
+	bool *replay = arg;
+	if (strncmp(m->workload, "replay:", 7))
+		*replay = false;
+	return 0;
+}
+
+/* A run of `rmapbench replay`: one point per design, no users axis. */
+static bool run_is_replay(struct db *db, int64_t run)
+{
+	bool replay = true;
+	return db_metric_stats_each(db, run, not_replay, &replay) == 0 && replay;
+}
+
+static int html_count_row(void *arg, const struct db_metric_stats *m)
+{
+	FILE *f = arg;
+	fputs("<tr><td>", f);
+	html_write_escaped(f, m->metric);
+	fprintf(f, "</td><td>%.6g</td><td>", m->mean);
+	html_write_escaped(f, m->unit);
+	fputs("</td></tr>\n", f);
+	return 0;
+}
+
+/* A replay's counts: every metric of its one point; the designs side by
+ * side are replay's own figure and `compare`'s. */
+static void html_replay_counts(FILE *f, struct db *db, int64_t run)
+{
+	fputs("<h2>The replay's counts</h2>\n<p>A recorded trace on one design: walks counted at the trace's peak "
+	      "(and at its end, <code>end_*</code>). <code>rmapbench replay</code> draws the designs side by side; "
+	      "<code>rmapbench compare</code> takes two of its runs.</p>\n<table><tr><th>metric</th><th>value</th>"
+	      "<th>unit</th></tr>\n",
+	      f);
+	db_metric_stats_each(db, run, html_count_row, f);
+	fputs("</table>\n", f);
+}
+
 static int html_unavailable_row(void *arg, const struct db_unavailable *u)
 {
 	FILE *f = arg;
@@ -244,7 +283,8 @@ int report_generate_verdicts(struct db *db, int64_t run, const char *dir, char *
 	if (!have_gnuplot)
 		rb_warn("gnuplot is not installed: the report has no figures (scripts/deps.sh installs it)");
 	char fig_ok[ARRAY_SIZE(figures)];
-	for (size_t i = 0; i < ARRAY_SIZE(figures); i++) {
+	bool replay = run_is_replay(db, run);
+	for (size_t i = 0; i < ARRAY_SIZE(figures) && !replay; i++) {
 		char data[PATH_MAX], out[PATH_MAX], names[512], unavail[300] = "";
 		long umin = 0, umax = 0;
 		fig_ok[i] = 0;
@@ -286,8 +326,11 @@ int report_generate_verdicts(struct db *db, int64_t run, const char *dir, char *
 	      f);
 	html_meta(f, db, run, status, sizeof(status));
 	html_verdicts(f, cmp, sa, sb, ncmp);
-	fputs("<h2>Figures</h2>\n", f);
-	for (size_t i = 0; i < ARRAY_SIZE(figures); i++) {
+	if (replay)
+		html_replay_counts(f, db, run);
+	else
+		fputs("<h2>Figures</h2>\n", f);
+	for (size_t i = 0; i < ARRAY_SIZE(figures) && !replay; i++) {
 		if (fig_ok[i])
 			fprintf(f, "<figure><img src=\"%s.svg\" alt=\"%s\"><figcaption>%s (<a href=\"%s.png\">PNG</a>, "
 				   "<a href=\"%s.tsv\">data</a>)</figcaption></figure>\n",
@@ -297,7 +340,8 @@ int report_generate_verdicts(struct db *db, int64_t run, const char *dir, char *
 			fprintf(f, "<p>%s: no figure (gnuplot missing or failed)</p>\n", figures[i].title);
 	}
 	html_crossover(f, db, run);
-	html_points(f, db, run);
+	if (!replay)
+		html_points(f, db, run);
 	html_unavailable(f, db, run);
 	fputs("</body></html>\n", f);
 	fclose(f);

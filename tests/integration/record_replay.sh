@@ -79,6 +79,12 @@ for side in rv ev; do
 		fail "$side: legacy $($side legacy) is not O(users) or avc $($side avc) not about 2"
 done
 
+# a replay run's report: its counts, not figures against users
+"$BIN" --db "$db" report 1 >"$tmp/rep.out" 2>&1 || fail "report of a replay run: $(tail -n 2 "$tmp/rep.out")"
+html=$(sed -n 's/^report: //p' "$tmp/rep.out")
+grep -q "The replay's counts" "$html" && grep -q "rmap_vmas_per_walk" "$html" && ! grep -q "jobs_per_min.svg" "$html" ||
+	fail "the report of a replay run does not show its counts: $html"
+
 # 3. two replays compared
 "$BIN" --db "$db" compare 1 4 >"$tmp/cmp.out" 2>&1
 (($? <= 1)) || fail "compare of two replays: $(tail -n 3 "$tmp/cmp.out")"
