@@ -173,7 +173,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 $(B)/asan/obj/tests/%.o: tests/unit/%.c $(GEN)/flags.asan | $(GEN)/migrations.h
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(SAN) -MMD -MP $(ALL_INC) -c -o $@ $<
-$(B)/tests/%: $(B)/asan/obj/tests/%.o $(call cli_libs,asan/obj)
+$(B)/tests/%: $(B)/asan/obj/tests/%.o $(call cli_libs,asan/obj) $(call alib,record,asan/obj)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $^ $(LIBS)
 
