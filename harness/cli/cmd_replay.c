@@ -1,7 +1,8 @@
 /* `rmapbench replay FILE [--variant all|V] [--name NAME] [--no-db]`: a
  * recorded program (rmapbench record) on the designs side by side. Each
- * design a run (target engine, workload replay:NAME, users the most
- * processes alive at once) with its walks and VMAs per walk at the
+ * design a run (target engine, workload replay:NAME, users 1: a replay
+ * is one point, and two recordings of a program must meet in compare
+ * whatever their process counts) with its walks and VMAs per walk at the
  * trace's peak and at its end, anon_vmas, chains, the longest chain,
  * bytes per page and the replay's own time; one figure of the designs.
  *
@@ -305,7 +306,7 @@ int cmd_replay(int argc, char **argv, const char *db_path)
 		       (unsigned long long)p->walk.walks, (unsigned long long)p->anon_vmas, (unsigned long long)p->avcs,
 		       (unsigned long long)p->longest_chain,
 		       per((double)(p->bytes_pages + p->bytes_ptes), (double)p->pages), res[i].replay_s);
-		long users = (long)res[i].procs_max;
+		long users = 1;
 		if (engine_record_points(db_path, &a, vs[i]->name, workload, &users, &ss, 1, command, &runs[i]) < 0)
 			rc = 1;
 		ss_free(&ss);

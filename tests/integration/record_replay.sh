@@ -89,6 +89,14 @@ grep -q "The replay's counts" "$html" && grep -q "rmap_vmas_per_walk" "$html" &&
 "$BIN" --db "$db" compare 1 4 >"$tmp/cmp.out" 2>&1
 (($? <= 1)) || fail "compare of two replays: $(tail -n 3 "$tmp/cmp.out")"
 grep -q "rmap_vmas_per_walk" "$tmp/cmp.out" || fail "compare of two replays has no rmap_vmas_per_walk row"
+# two recordings of one program meet in compare, whatever their process counts
+"$BIN" record --out bash2.trace.gz -- bash -c 'for i in $(seq 100); do (true); done' 2>/dev/null || fail "record bash2"
+"$BIN" --db "$db" replay bash2.trace.gz --name bash --variant modern >/dev/null 2>&1 || fail "replay bash2"
+a=$(sql "$db" "select r.id from runs r join points p on p.run_id = r.id where p.workload = 'replay:bash' and r.variant = 'modern' order by r.id limit 1")
+b=$(sql "$db" "select max(id) from runs")
+"$BIN" --db "$db" compare "$a" "$b" >"$tmp/cmp2.out" 2>&1
+(($? <= 1)) && grep -q "replay:bash" "$tmp/cmp2.out" && grep -q "0 only in A, 0 only in B" "$tmp/cmp2.out" ||
+	fail "two recordings of bash did not meet in compare: $(head -n 20 "$tmp/cmp2.out")"
 
 # 4. bad traces: one line naming FILE:LINE, nothing recorded
 n0=$(runs)
