@@ -91,38 +91,23 @@ static bool mapped(const struct anon_maps *m, uint64_t page)
 	return false;
 }
 
-int mm_sync(struct sync_env *env, struct mmstate *s, pid_t tid)
+/* The frames of the pages of maps inside [lo, hi), against what s holds. */
+static int scan_pages(struct sync_env *env, struct mmstate *s, pid_t tid, const struct anon_maps *maps,
+		      unsigned long lo, unsigned long hi)
 {
-	struct anon_maps now = { 0 };
-	if (maps_read(tid, env->page_shift, env->max_pages, &now) < 0) {
-		maps_free(&now);
-		return -1;
-	}
-	env->syncs++;
-	env->skipped_huge += now.skipped_huge;
-	diff_maps(env, s, &now);
-	/* pages the trace held that are no longer mapped went with munmap */
-	for (size_t i = 0; i < s->pages.cap; i++) {
-		uint64_t page = s->pages.key[i];
-		if (page && !mapped(&now, page)) {
-			ptab_del(&s->pages, page);
-			i--; /* the deletion may have shifted another entry here */
-		}
-	}
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)tid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		maps_free(&now);
-		return -1;
-	}
+	int fd = -1;
 	static uint64_t ent[4096];
-	for (size_t k = 0; k < now.n; k++) {
-		const struct anon_map *m = &now.v[k];
-		if (!m->prot)
+	for (size_t k = 0; k < maps->n; k++) {
+		const struct anon_map *m = &maps->v[k];
+		unsigned long start = m->start > lo ? m->start : lo, end = m->end < hi ? m->end : hi;
+		if (!m->prot || start >= end)
 			continue; /* PROT_NONE: nothing can be touched */
-		for (unsigned long a = m->start; a < m->end;) {
-			unsigned long n = m->end - a < 4096 ? m->end - a : 4096;
+		if (fd < 0 && (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			return -1;
+		for (unsigned long a = start; a < end;) {
+			unsigned long n = end - a < 4096 ? end - a : 4096;
 			ssize_t r = pread(fd, ent, n * 8, (off_t)(a * 8));
 			if (r <= 0)
 				break;
@@ -151,10 +136,40 @@ int mm_sync(struct sync_env *env, struct mmstate *s, pid_t tid)
 			a += n;
 		}
 	}
-	close(fd);
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+int mm_sync(struct sync_env *env, struct mmstate *s, pid_t tid, bool pages)
+{
+	struct anon_maps now = { 0 };
+	if (maps_read(tid, env->page_shift, env->max_pages, &now) < 0) {
+		maps_free(&now);
+		return -1;
+	}
+	env->syncs++;
+	env->skipped_huge += now.skipped_huge;
+	diff_maps(env, s, &now);
+	/* pages the trace held that are no longer mapped went with munmap */
+	for (size_t i = 0; i < s->pages.cap; i++) {
+		uint64_t page = s->pages.key[i];
+		if (page && !mapped(&now, page)) {
+			ptab_del(&s->pages, page);
+			i--; /* the deletion may have shifted another entry here */
+		}
+	}
+	/* without pages: the mappings only, the pages wait for the next sync */
+	int rc = pages ? scan_pages(env, s, tid, &now, 0, ~0UL) : 0;
 	maps_free(&s->maps);
 	s->maps = now;
-	return 0;
+	return rc;
+}
+
+int mm_sync_range(struct sync_env *env, struct mmstate *s, pid_t tid, unsigned long lo, unsigned long hi)
+{
+	env->syncs++;
+	return scan_pages(env, s, tid, &s->maps, lo, hi);
 }
 
 int mm_copy(struct mmstate *dst, const struct mmstate *src, unsigned long num)

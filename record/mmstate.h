@@ -5,6 +5,7 @@
 #ifndef RECORD_MMSTATE_H
 #define RECORD_MMSTATE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -27,9 +28,12 @@ struct sync_env {
 };
 
 /* Compares tid's mappings and frames with what s holds: munmap, mprotect
- * and mmap for the mappings, then zap, write and read for the pages; s
- * then holds /proc's. 0, or -1 when the task is gone. */
-int mm_sync(struct sync_env *env, struct mmstate *s, pid_t tid);
+ * and mmap for the mappings, then (pages) zap, write and read for the
+ * pages; s then holds /proc's. 0, or -1 when the task is gone. */
+int mm_sync(struct sync_env *env, struct mmstate *s, pid_t tid, bool pages);
+/* The pages of [lo, hi) (page numbers) alone, in the mappings s holds:
+ * before a call that changes only that range. */
+int mm_sync_range(struct sync_env *env, struct mmstate *s, pid_t tid, unsigned long lo, unsigned long hi);
 /* The child's state at fork: the parent's, the frames shared. */
 int mm_copy(struct mmstate *dst, const struct mmstate *src, unsigned long num);
 /* mremap moved [old, old + n) to new: the trace's pages move with it. */

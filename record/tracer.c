@@ -22,8 +22,12 @@
 #include <time.h>
 #include <unistd.h>
 
-/* What a seccomp stop asks for: its filter's SECCOMP_RET_DATA. */
-enum { STOP_FORK = 1, STOP_MM_AFTER = 2, STOP_MM_BOTH = 3 };
+/* What a seccomp stop asks for: its filter's SECCOMP_RET_DATA. A
+ * mapping call is followed to its exit (the mappings it made); one that
+ * changes a range (args 0 and 1) first has that range's pages read, so
+ * that what it unmaps, moves, zaps or makes read-only was written in
+ * the trace before it. */
+enum { STOP_FORK = 1, STOP_MM_AFTER = 2, STOP_MM_RANGE = 3 };
 
 struct proc {
 	struct mmstate mm;
@@ -75,12 +79,18 @@ static int install_filter(void)
 		TRACE(SYS_clone3, STOP_FORK),
 		TRACE(SYS_fork, STOP_FORK),
 		TRACE(SYS_vfork, STOP_FORK),
-		TRACE(SYS_mmap, STOP_MM_AFTER),
-		TRACE(SYS_mprotect, STOP_MM_AFTER),
-		TRACE(SYS_munmap, STOP_MM_BOTH),
-		TRACE(SYS_mremap, STOP_MM_BOTH),
-		TRACE(SYS_brk, STOP_MM_BOTH),
-		TRACE(SYS_madvise, STOP_MM_BOTH),
+		TRACE(SYS_mprotect, STOP_MM_RANGE),
+		TRACE(SYS_munmap, STOP_MM_RANGE),
+		TRACE(SYS_mremap, STOP_MM_RANGE),
+		TRACE(SYS_brk, STOP_MM_AFTER),
+		TRACE(SYS_madvise, STOP_MM_RANGE),
+		/* mmap: only an anonymous one (a library's file mappings, most
+		 * of a program's start, run untraced; one mapped over anonymous
+		 * memory is seen as its munmap at the next sync) */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mmap, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[3])),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MAP_ANONYMOUS, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE | STOP_MM_AFTER),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 #undef TRACE
@@ -154,7 +164,7 @@ static struct proc *proc_new(void)
 static void sync_task(struct tracer *t, struct task *k)
 {
 	if (k->p && k->p->started)
-		mm_sync(&t->env, &k->p->mm, k->tid);
+		mm_sync(&t->env, &k->p->mm, k->tid, true);
 }
 
 /* The last task of a process has gone (or is going): its exit. */
@@ -178,7 +188,7 @@ static void task_leave(struct tracer *t, struct task *k, bool sync)
 	if (--p->ntasks > 0)
 		return;
 	if (sync)
-		mm_sync(&t->env, &p->mm, k->tid);
+		mm_sync(&t->env, &p->mm, k->tid, true);
 	proc_exit(t, p);
 }
 
@@ -201,8 +211,11 @@ static void on_seccomp(struct tracer *t, struct task *k, unsigned long what)
 			sync_task(t, k);
 		return;
 	}
-	if (what == STOP_MM_BOTH)
-		sync_task(t, k); /* what the call is about to unmap or move */
+	if (what == STOP_MM_RANGE && k->p && k->p->started && !(nr == SYS_mprotect && (args[2] & PROT_WRITE))) {
+		unsigned shift = t->env.page_shift;
+		unsigned long lo = args[0] >> shift, len = (args[1] + (1UL << shift) - 1) >> shift;
+		mm_sync_range(&t->env, &k->p->mm, k->tid, lo, lo + len < lo ? ~0UL : lo + len);
+	}
 	k->sys_nr = nr;
 	memcpy(k->args, args, sizeof(args));
 }
@@ -228,7 +241,14 @@ static void on_syscall_exit(struct tracer *t, struct task *k)
 			mm_move(&k->p->mm, old, n, new_start);
 		}
 	}
-	mm_sync(&t->env, &k->p->mm, k->tid);
+	/* madvise may have zapped pages: those are seen by their frames; the
+	 * other calls' exit reads the mappings alone */
+	if (nr == SYS_madvise) {
+		unsigned shift = t->env.page_shift;
+		unsigned long lo = k->args[0] >> shift, len = (k->args[1] + (1UL << shift) - 1) >> shift;
+		mm_sync_range(&t->env, &k->p->mm, k->tid, lo, lo + len < lo ? ~0UL : lo + len);
+	}
+	mm_sync(&t->env, &k->p->mm, k->tid, false);
 }
 
 static void on_fork_event(struct tracer *t, struct task *k, int event)
@@ -307,7 +327,7 @@ static void on_exec_event(struct tracer *t, struct task *k)
 		p->ntasks = 1; /* the other threads are gone */
 		t->st->execs++;
 	}
-	mm_sync(&t->env, &p->mm, k->tid);
+	mm_sync(&t->env, &p->mm, k->tid, true);
 }
 
 /* Every running process synced without stopping it: a process that
@@ -322,7 +342,7 @@ static void sample_all(struct tracer *t)
 		if (!k || !k->known || !k->p || !k->p->started || k->p->sampled == t->samples)
 			continue;
 		k->p->sampled = t->samples;
-		mm_sync(&t->env, &k->p->mm, k->tid);
+		mm_sync(&t->env, &k->p->mm, k->tid, true);
 	}
 }
 
