@@ -99,7 +99,7 @@ $(foreach L,$(LAYERS),$(eval $(call LAYER_RULES,$(L))))
 CLI_LAYERS := harness/report harness/compare harness/run kernels sim engine workloads collect db lib
 cli_libs = $(foreach L,$(CLI_LAYERS),$(call alib,$(L),$(1)))
 
-.PHONY: all deps test test-kernels test-bisect check-10k fuzz clean help print-layers
+.PHONY: all deps test test-kernels test-bisect bench-record check-10k fuzz clean help print-layers
 
 all: $(B)/rmapbench $(B)/rmapbench-load $(B)/rmapbench-sim $(B)/rmapbench-agent $(B)/rmapbench-bench $(B)/rmapbench-record
 
@@ -108,7 +108,8 @@ help:
 	@echo "make deps         install missing Debian packages, those for building kernels too (or say which)"
 	@echo "make test         every test, ending in 'N passed, N failed'"
 	@echo "make test-kernels build legacy-anon-vma (cached), then compare it with stock in QEMU; a git tree's commits built incrementally and compared"
-	@echo "make test-bisect  bisect a git history over linux-source-6.1 to the commit with 2.6.33's rules, twice"
+	@echo "make test-bisect  bisect a git history over linux-source-6.1 to the commit with 2.6.33's rules, twice (once interrupted), and a patch series"
+	@echo "make bench-record what recording (make, bash) and replaying (a million operations) cost here: a dated record in docs/results/"
 	@echo "make check-10k    a 10,000-user aim7 point, then check nothing is left"
 	@echo "make fuzz         10M differential engine operations, 10M under ENOMEM, hunts for avc-rc's faults, libFuzzer on traces and every parser"
 	@echo "make clean        remove build/"
@@ -240,6 +241,9 @@ test-kernels: all
 
 test-bisect: all
 	@tests/kernels/bisect.sh
+
+bench-record: all
+	@scripts/bench-record.sh
 
 check-10k: all $(B)/asan/rmapbench
 	@bash tests/integration/users_10k.sh && echo "10,000 users: ok, nothing left"

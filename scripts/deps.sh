@@ -15,7 +15,9 @@ set -euo pipefail
 # swapon, ps for the tests; clang and its runtime for the libFuzzer and
 # TSan builds; GSL for the statistics; zlib for CRC32 and /proc/config.gz
 # (libz.a: the static guest agent). --test adds Chromium, to look at the
-# report as a person does (tests/integration/report_browser.sh).
+# report as a person does (tests/integration/report_browser.sh), and
+# Python, one of the real programs the recorder's test records
+# (tests/integration/record_replay.sh).
 packages=(
 	gcc make libc6-dev
 	libsqlite3-dev sqlite3
@@ -34,7 +36,7 @@ check=0
 for a in "$@"; do
 	case $a in
 	--kernels) packages+=(linux-source-6.1 flex bison bc libelf-dev libssl-dev xz-utils patch ccache git) ;;
-	--test) packages+=(chromium) ;;
+	--test) packages+=(chromium python3) ;;
 	--check) check=1 ;; # say what is missing, install nothing
 	*) echo "rmapbench: deps.sh: unknown option '$a' (--kernels, --test, --check)" >&2; exit 2 ;;
 	esac
