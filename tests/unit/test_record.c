@@ -99,7 +99,7 @@ static void test_sync_self(void)
 		return;
 	struct sync_env env = { .out = &o, .page_shift = 12, .max_pages = 1UL << 26 };
 	struct mmstate s = { .num = 1 };
-	mm_sync(&env, &s, getpid());
+	mm_sync(&env, &s, getpid(), true);
 	size_t len = 16 * 4096;
 	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	p[0] = 1;
@@ -108,10 +108,10 @@ static void test_sync_self(void)
 	unsigned long page = (unsigned long)p >> 12;
 	o.lines = 0;
 	emit_line(&o, "# mark");
-	mm_sync(&env, &s, getpid());
+	mm_sync(&env, &s, getpid(), true);
 	munmap(p, len);
 	emit_line(&o, "# mark");
-	mm_sync(&env, &s, getpid());
+	mm_sync(&env, &s, getpid(), true);
 	mm_clear(&s);
 	emit_close(&o);
 	size_t n;
