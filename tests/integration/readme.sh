@@ -15,6 +15,8 @@ n=$(wc -l <"$readme")
 long_re='^(\./run\.sh( --db [^ ]+)?)?( run configs/quick\.conf( --set users="1 8 64")?$| kernel build | compare-kernels | bisect | nightly| paper|$)|^make test$'
 cd "$tmp" || fail "cd $tmp"
 ln -s "$top/configs" configs
+ln -s "$top/build" build
+export RMAPBENCH_RECORD=${RMAPBENCH_RECORD:-$top/build/asan/rmapbench-record}
 export RMAPBENCH_DB=$tmp/results/rmapbench.db
 printf 'target = engine\nworkloads = aim7\nusers = 2 4\nrepetitions = 2\nsim_vma_ns = 100\njobs_per_user = 2\n' >t.conf
 for i in $(seq 1 12); do
