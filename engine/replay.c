@@ -60,16 +60,18 @@ static void census(struct trace_ctx *t, struct replay_census *c)
 	e->ws = saved;
 }
 
-int replay_run(const struct rmap_ops *ops, replay_next_fn next, void *arg, uint64_t census_op, bool strict,
+int replay_run(const struct rmap_ops *ops, replay_next_fn next, void *arg, const struct replay_opts *o,
 	       struct replay_result *out, char *err, size_t errlen)
 {
 	struct engine e;
 	struct trace_ctx t;
 	memset(out, 0, sizeof(*out));
 	engine_init(&e, ops);
-	e.no_quarantine = true; /* single-threaded, and a million forks */
+	/* single-threaded, and a million forks; the checker's reports of a
+	 * freed anon_vma need the quarantine */
+	e.no_quarantine = !o->check;
 	trace_init(&t, &e);
-	t.strict = strict;
+	t.strict = o->strict;
 	double t0 = now();
 	const char *line;
 	unsigned long lineno = 0;
@@ -85,8 +87,10 @@ int replay_run(const struct rmap_ops *ops, replay_next_fn next, void *arg, uint6
 			out->peak_pages = e.nr_mapped_pages;
 			out->peak_op = t.ops;
 		}
-		if (census_op && t.ops == census_op && !out->peak.taken)
+		if (o->census_op && t.ops == o->census_op && !out->peak.taken)
 			census(&t, &out->peak);
+		if (o->check && line[strspn(line, " \t")] != '#' && line[strspn(line, " \t")] != '\n')
+			engine_check(&e);
 	}
 	if (!rc && e.nr_mapped_pages)
 		census(&t, &out->end);
@@ -94,6 +98,11 @@ int replay_run(const struct rmap_ops *ops, replay_next_fn next, void *arg, uint6
 	out->refused = t.refused;
 	out->procs_max = t.live_max;
 	trace_exit_all(&t);
+	if (o->check)
+		engine_check(&e);
+	out->faults = engine_fault_count(&e);
+	if (e.nfaults)
+		out->first_fault = e.faults[0];
 	engine_destroy(&e);
 	out->replay_s = now() - t0;
 	return rc;

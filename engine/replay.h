@@ -19,6 +19,8 @@ struct replay_census {
 
 struct replay_result {
 	uint64_t ops, refused;
+	size_t faults;                     /* the invariant checker's, when asked */
+	struct fault first_fault;
 	uint64_t peak_pages, peak_op;      /* the most pages mapped, and when */
 	unsigned long procs_max;
 	struct replay_census peak, end;
@@ -29,10 +31,15 @@ struct replay_result {
 typedef const char *(*replay_next_fn)(void *arg, unsigned long *lineno);
 
 /* Replays the trace on ops, a census after operation census_op (0: none)
- * and one at the end if anything is still mapped. 0, or -1 with err
- * "LINE: why" (a malformed or impossible line). Strict (a recorded
- * trace): an operation by a process that does not exist is an error. */
-int replay_run(const struct rmap_ops *ops, replay_next_fn next, void *arg, uint64_t census_op, bool strict,
+ * and one at the end if anything is still mapped; with check, the
+ * invariant checker after every operation. 0, or -1 with err "LINE: why"
+ * (a malformed or impossible line). Strict (a recorded trace): an
+ * operation by a process that does not exist is an error. */
+struct replay_opts {
+	uint64_t census_op;
+	bool strict, check;
+};
+int replay_run(const struct rmap_ops *ops, replay_next_fn next, void *arg, const struct replay_opts *o,
 	       struct replay_result *out, char *err, size_t errlen);
 
 #endif

@@ -238,6 +238,10 @@ int trace_run_text(struct trace_ctx *t, const char *origin, const char *text, bo
 		size_t len = eol ? (size_t)(eol - line) : strlen(line);
 		char buf[256], msg[200];
 		lineno++;
+		if (len >= sizeof(buf) && line[strspn(line, " \t")] == '#') { /* a long comment: a header */
+			line = eol ? eol + 1 : NULL;
+			continue;
+		}
 		if (len >= sizeof(buf)) {
 			snprintf(err, errlen, "%s:%d: line too long", origin, lineno);
 			return -1;

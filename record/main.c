@@ -7,6 +7,7 @@
 #include "tracer.h"
 
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,18 +26,23 @@ static int usage(void)
 	return 2;
 }
 
-/* The command as one header line: printable bytes, at most 400. */
+/* The command as one header line: printable bytes, at most 200 (a trace
+ * line of `engine replay` is at most 255), "..." where it was cut. */
 static void command_line(char *const argv[], char *out, size_t len)
 {
-	size_t at = 0;
-	out[0] = 0;
-	for (int i = 0; argv[i] && at + 2 < len; i++) {
-		if (i)
+	size_t at = 0, cap = len < 204 ? len - 4 : 200;
+	bool cut = false;
+	for (int i = 0; argv[i] && !cut; i++) {
+		if (i && at < cap)
 			out[at++] = ' ';
-		for (const char *p = argv[i]; *p && at + 4 < len; p++)
-			out[at++] = *p >= 0x20 && *p < 0x7f ? *p : '?';
+		for (const char *p = argv[i]; *p && !cut; p++) {
+			if (at == cap)
+				cut = true;
+			else
+				out[at++] = *p >= 0x20 && *p < 0x7f ? *p : '?';
+		}
 	}
-	out[at < len ? at : len - 1] = 0;
+	memcpy(out + at, cut ? "..." : "", cut ? 4 : 1);
 }
 
 int main(int argc, char **argv)

@@ -128,8 +128,8 @@ static int reader_open(struct reader *r, const char *path, char *err, size_t err
 
 /* One whole pass on ops (census after census_op); the errors of the
  * trace said with FILE:LINE. */
-static int pass(struct reader *r, const struct rmap_ops *ops, uint64_t census_op, struct replay_result *res,
-		char *err, size_t errlen)
+static int pass(struct reader *r, const struct rmap_ops *ops, uint64_t census_op, bool check,
+		struct replay_result *res, char *err, size_t errlen)
 {
 	char command[400], msg[300];
 	gzrewind(r->gz);
@@ -141,7 +141,8 @@ static int pass(struct reader *r, const struct rmap_ops *ops, uint64_t census_op
 	r->lineno = 0;
 	/* a recorded trace (format 2) is strict; a written one refuses an
 	 * operation of a process that is not there, as `engine replay` does */
-	int rc = replay_run(ops, next_line, r, census_op, r->format >= 2, res, msg, sizeof(msg));
+	struct replay_opts o = { .census_op = census_op, .strict = r->format >= 2, .check = check };
+	int rc = replay_run(ops, next_line, r, &o, res, msg, sizeof(msg));
 	if (r->bad) {
 		snprintf(err, errlen, "%s: %s", r->path, r->why);
 		return -1;
@@ -180,9 +181,11 @@ static void census_samples(struct sample_set *ss, const char *prefix, const stru
 	}
 }
 
-static void samples(struct sample_set *ss, const struct replay_result *r)
+static void samples(struct sample_set *ss, const struct replay_result *r, bool check)
 {
 	const struct replay_census *p = &r->peak;
+	if (check)
+		ss_add(ss, "invariant_faults", (double)r->faults, "faults");
 	ss_add(ss, "replay_ops", (double)r->ops, "ops");
 	ss_add(ss, "replay_refused_ops", (double)r->refused, "ops");
 	ss_add(ss, "processes_max", (double)r->procs_max, "processes");
@@ -201,9 +204,11 @@ static void samples(struct sample_set *ss, const struct replay_result *r)
 
 static int usage(void)
 {
-	fputs("usage: rmapbench replay FILE [--variant all|legacy|avc-rc|avc|modern] [--name NAME] [--no-db]\n"
+	fputs("usage: rmapbench replay FILE [--variant all|legacy|avc-rc|avc|modern] [--name NAME] [--check] [--no-db]\n"
 	      "  a trace from `rmapbench record` (or written by hand) on the designs side by side: a run per\n"
-	      "  design (target engine, workload replay:NAME), walks counted at the trace's peak and end.\n",
+	      "  design (target engine, workload replay:NAME), walks counted at the trace's peak and end.\n"
+	      "  --check: the invariant checker after every operation, its faults counted per design (exit 3\n"
+	      "  when a design without known bugs faults; avc-rc's are 2010's).\n",
 	      stderr);
 	return 2;
 }
@@ -231,12 +236,13 @@ static int trace_name(const char *given, const char *path, char *name, size_t le
 int cmd_replay(int argc, char **argv, const char *db_path)
 {
 	const char *pos[1], *variant = "all", *given = NULL;
-	bool no_db = false;
+	bool no_db = false, check = false;
 	int npos = 0;
 	const struct flag flags[] = {
 		{ "--variant", FLAG_STRING, &variant, 0, 0, NULL },
 		{ "--name", FLAG_STRING, &given, 0, 0, NULL },
 		{ "--no-db", FLAG_BOOL, &no_db, 0, 0, NULL },
+		{ "--check", FLAG_BOOL, &check, 0, 0, NULL },
 		{ NULL, 0, NULL, 0, 0, NULL },
 	};
 	if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
@@ -270,7 +276,7 @@ int cmd_replay(int argc, char **argv, const char *db_path)
 	/* the first pass finds the peak and every error, before any record */
 	struct replay_result first, res[RMAP_MAX_VARIANTS];
 	int rc = 0;
-	if (pass(&r, vs[0], 0, &first, err, sizeof(err)) < 0) {
+	if (pass(&r, vs[0], 0, false, &first, err, sizeof(err)) < 0) {
 		rb_error("replay: %s", err);
 		gzclose(r.gz);
 		return 2;
@@ -286,26 +292,39 @@ int cmd_replay(int argc, char **argv, const char *db_path)
 	snprintf(a.cmdline, sizeof(a.cmdline), "replay %s --variant %s", pos[0], variant);
 	int64_t runs[RMAP_MAX_VARIANTS] = { 0 };
 	struct replay_bar bars[RMAP_MAX_VARIANTS];
-	printf("\n%-8s %12s %12s %14s %10s %10s %8s %10s %9s\n", "design", "VMAs/walk", "referenced", "walks", "anon_vmas",
-	       "chains", "longest", "bytes/page", "replay s");
+	printf("\n%-8s %12s %12s %14s %10s %10s %8s %10s %9s%s\n", "design", "VMAs/walk", "referenced", "walks",
+	       "anon_vmas", "chains", "longest", "bytes/page", "replay s", check ? "   faults" : "");
+	char faults[RMAP_MAX_VARIANTS][400];
+	bool unexpected = false;
 	for (int i = 0; i < nv; i++) {
-		if (pass(&r, vs[i], first.peak_op, &res[i], err, sizeof(err)) < 0) {
+		faults[i][0] = 0;
+		if (pass(&r, vs[i], first.peak_op, check, &res[i], err, sizeof(err)) < 0) {
 			rb_error("replay: %s", err); /* cannot differ from the first pass's: the same text */
 			rc = 1;
 			break;
 		}
 		struct sample_set ss = { 0 };
-		samples(&ss, &res[i]);
+		samples(&ss, &res[i], check);
 		ss_attr(&ss, "trace", "%s", pos[0]);
 		if (command[0])
 			ss_attr(&ss, "trace_command", "%.200s", command);
 		const struct replay_census *p = &res[i].peak;
 		double walk = per((double)p->walk.vmas_visited, (double)p->walk.walks);
 		double ref = per((double)p->referenced.vmas_visited, (double)p->referenced.walks);
-		printf("%-8s %12.3f %12.3f %14llu %10llu %10llu %8llu %10.1f %9.3f\n", vs[i]->name, walk, ref,
+		printf("%-8s %12.3f %12.3f %14llu %10llu %10llu %8llu %10.1f %9.3f", vs[i]->name, walk, ref,
 		       (unsigned long long)p->walk.walks, (unsigned long long)p->anon_vmas, (unsigned long long)p->avcs,
 		       (unsigned long long)p->longest_chain,
 		       per((double)(p->bytes_pages + p->bytes_ptes), (double)p->pages), res[i].replay_s);
+		if (check)
+			printf(" %8zu", res[i].faults);
+		printf("\n");
+		if (res[i].faults) {
+			const struct fault *f = &res[i].first_fault;
+			snprintf(faults[i], sizeof(faults[i]), "%s: %zu faults, the first %s after operation %llu: %s%s",
+				 vs[i]->name, res[i].faults, f->kind, (unsigned long long)f->op, f->detail,
+				 vs[i]->has_known_bugs ? " (a bug of 2010 this design keeps)" : "");
+			unexpected |= !vs[i]->has_known_bugs;
+		}
 		long users = 1;
 		if (engine_record_points(db_path, &a, vs[i]->name, workload, &users, &ss, 1, command, &runs[i]) < 0)
 			rc = 1;
@@ -317,7 +336,15 @@ int cmd_replay(int argc, char **argv, const char *db_path)
 		bars[i].referenced = ref;
 	}
 	gzclose(r.gz);
-	if (rc || no_db)
+	for (int i = 0; i < nv && !rc; i++)
+		if (faults[i][0])
+			printf("%s\n", faults[i]);
+	if (!rc && unexpected) {
+		rb_error("replay: a design without known bugs broke an invariant on this trace (above): a bug of the "
+			 "engine, or of the recording");
+		rc = 3;
+	}
+	if (rc == 1 || no_db)
 		return rc;
 	printf("\nruns %lld to %lld (compare them with `rmapbench compare RUN RUN`)\n", (long long)runs[0],
 	       (long long)runs[nv - 1]);
@@ -329,5 +356,5 @@ int cmd_replay(int argc, char **argv, const char *db_path)
 		printf("figure: %s\n", rb_path_shown(png, shown, sizeof(shown)));
 	else
 		rb_warn("replay: no figure (gnuplot missing?)");
-	return 0;
+	return rc;
 }

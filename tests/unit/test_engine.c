@@ -319,10 +319,11 @@ static void test_trace_v2(void)
 	for (int v = 0; rmap_variants[v]; v++) {
 		struct replay_result r;
 		const char *p = text;
-		rc = replay_run(rmap_variants[v], text_next, &p, 18, true, &r, err, sizeof(err));
+		struct replay_opts o = { .census_op = 18, .strict = true, .check = true };
+		rc = replay_run(rmap_variants[v], text_next, &p, &o, &r, err, sizeof(err));
 		walk[v] = r.peak.walk.walks ? (double)r.peak.walk.vmas_visited / (double)r.peak.walk.walks : 0;
 		CHECK(rc == 0 && r.peak_op == 18 && r.peak_pages == 144 && r.peak.taken && r.peak.pages == 144 &&
-			      r.end.taken && r.end.pages == 16 && r.procs_max == 9,
+			      r.end.taken && r.end.pages == 16 && r.procs_max == 9 && r.faults == 0,
 		      "%s: the peak after operation %llu, %llu pages, %lu processes", rmap_variants[v]->name,
 		      (unsigned long long)r.peak_op, (unsigned long long)r.peak_pages, r.procs_max);
 	}
@@ -332,10 +333,11 @@ static void test_trace_v2(void)
 	      "VMAs per walk at the peak: legacy %.3f (9), modern %.3f (1.889)", walk[0], walk[3]);
 	const char *bad = "mmap 1 10 2 rw\nexit 1\nwrite 1 10\n";
 	struct replay_result r;
-	rc = replay_run(&rmap_avc, text_next, &bad, 0, true, &r, err, sizeof(err));
+	struct replay_opts strict = { .strict = true }, lax = { 0 };
+	rc = replay_run(&rmap_avc, text_next, &bad, &strict, &r, err, sizeof(err));
 	CHECK(rc < 0 && strstr(err, "3: write: process 1 does not exist"), "a recorded trace is strict: %s", err);
 	bad = "mmap 1 10 2 rw\nexit 1\nwrite 1 10\n";
-	rc = replay_run(&rmap_avc, text_next, &bad, 0, false, &r, err, sizeof(err));
+	rc = replay_run(&rmap_avc, text_next, &bad, &lax, &r, err, sizeof(err));
 	CHECK(rc == 0 && r.refused == 1, "a written one refuses the operation (%llu refused)", (unsigned long long)r.refused);
 }
 
