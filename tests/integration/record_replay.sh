@@ -62,8 +62,10 @@ record aim7 "$RMAPBENCH_LOAD" aim7 users=64 jobs_per_user=5
 
 # the engine's invariants hold on real histories: the checker after every
 # operation, no fault on the designs without known bugs (avc-rc's are
-# 2010's: a real program may reach them, and that is said, not failed)
-for name in make python bash aim7; do
+# 2010's: a real program may reach them, and that is said, not failed).
+# Not aim7: the checker after each of its operations over 65 processes'
+# pages takes minutes under ASan.
+for name in make python bash; do
 	"$BIN" replay "$name.trace.gz" --check --no-db >"$tmp/$name.check" 2>&1 ||
 		fail "replay --check $name exited $?: $(grep -v '^ ' "$tmp/$name.check" | tail -n 4)"
 	awk '$1 ~ /^(legacy|avc|modern)$/ && $NF != 0 { bad = 1 } END { exit bad }' "$tmp/$name.check" ||
