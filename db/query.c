@@ -28,6 +28,16 @@ static int finish(sqlite3_stmt *st, int rc)
 	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
 }
 
+/* A query of one id (or a max() of ids, NULL when none), finished: 1
+ * with *id, 0 none, -1 an error. */
+static int step_id(sqlite3_stmt *st, int64_t *id)
+{
+	int rc = sqlite3_step(st), found = rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL;
+	if (found)
+		*id = sqlite3_column_int64(st, 0);
+	return finish(st, rc) < 0 ? -1 : found;
+}
+
 #define RUN_COLUMNS                                                                                            \
 	"r.id, (SELECT count(*) FROM points p WHERE p.run_id = r.id), r.revision, r.host, r.kernel_release, " \
 	"r.kernel_config_hash, r.target, r.variant, r.config_name, r.config_text, r.started_at, r.ended_at, "  \
@@ -100,10 +110,7 @@ int db_run_resolve(struct db *db, const char *spec, int64_t *id)
 		if (prep(db, "SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?", &st) < 0)
 			return -1;
 		sqlite3_bind_int64(st, 1, back);
-		int rc = sqlite3_step(st), found = rc == SQLITE_ROW;
-		if (found)
-			*id = sqlite3_column_int64(st, 0);
-		return finish(st, rc) < 0 ? -1 : found;
+		return step_id(st, id);
 	}
 	if (!last) {
 		char *end;
@@ -116,10 +123,7 @@ int db_run_resolve(struct db *db, const char *spec, int64_t *id)
 		return -1;
 	if (!last)
 		sqlite3_bind_int64(st, 1, *id);
-	int rc = sqlite3_step(st), found = rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL;
-	if (found)
-		*id = sqlite3_column_int64(st, 0);
-	return finish(st, rc) < 0 ? -1 : found;
+	return step_id(st, id);
 }
 
 int db_baseline_find(struct db *db, const char *suite, const char *fingerprint, const char *variant, int64_t before,
@@ -151,11 +155,7 @@ int db_baseline_find(struct db *db, const char *suite, const char *fingerprint, 
 	sqlite3_bind_text(st, 2, fingerprint, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, variant, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 4, before);
-	rc = sqlite3_step(st);
-	int found = rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL;
-	if (found)
-		*id = sqlite3_column_int64(st, 0);
-	return finish(st, rc) < 0 ? -1 : found;
+	return step_id(st, id);
 }
 
 int db_run_find_tagged(struct db *db, const char *tag, const char *config_name, const char *needle, int64_t *id)
@@ -170,11 +170,7 @@ int db_run_find_tagged(struct db *db, const char *tag, const char *config_name, 
 	sqlite3_bind_text(st, 1, tag, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, config_name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, needle, -1, SQLITE_STATIC);
-	int rc = sqlite3_step(st);
-	int found = rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL;
-	if (found)
-		*id = sqlite3_column_int64(st, 0);
-	return finish(st, rc) < 0 ? -1 : found;
+	return step_id(st, id);
 }
 
 int db_run_points_done(struct db *db, int64_t run)
