@@ -38,6 +38,7 @@ struct reader {
 	bool bad, ended;       /* a line too long or a NUL byte; the "# end" line seen */
 	char why[200];
 	int format;            /* 0: a written trace without our header */
+	char command[400];     /* the header's, when it has one */
 };
 
 static const char *next_line(void *arg, unsigned long *lineno)
@@ -76,11 +77,10 @@ static const char *next_line(void *arg, unsigned long *lineno)
 }
 
 /* The header's lines: "# rmapbench-trace N", "# page_size: N". */
-static int read_header(struct reader *r, char *command, size_t clen, char *err, size_t errlen)
+static int read_header(struct reader *r, char *err, size_t errlen)
 {
 	unsigned long n;
 	const char *l;
-	command[0] = 0;
 	while ((l = next_line(r, &n)) && l[0] == '#') {
 		int v;
 		long ps;
@@ -97,8 +97,8 @@ static int read_header(struct reader *r, char *command, size_t clen, char *err, 
 				 r->path, n, ps, sysconf(_SC_PAGESIZE));
 			return -1;
 		} else if (!strncmp(l, "# command: ", 11)) {
-			snprintf(command, clen, "%s", l + 11);
-			rb_trim(command);
+			snprintf(r->command, sizeof(r->command), "%s", l + 11);
+			rb_trim(r->command);
 		}
 	}
 	if (r->bad) {
@@ -123,6 +123,10 @@ static int reader_open(struct reader *r, const char *path, char *err, size_t err
 		return -1;
 	}
 	gzbuffer(r->gz, 1 << 17);
+	if (read_header(r, err, errlen) < 0) {
+		gzclose(r->gz);
+		return -1;
+	}
 	return 0;
 }
 
@@ -131,14 +135,10 @@ static int reader_open(struct reader *r, const char *path, char *err, size_t err
 static int pass(struct reader *r, const struct rmap_ops *ops, uint64_t census_op, bool check,
 		struct replay_result *res, char *err, size_t errlen)
 {
-	char command[400], msg[300];
+	char msg[300];
 	gzrewind(r->gz);
 	r->lineno = 0;
 	r->ended = r->bad = false;
-	if (read_header(r, command, sizeof(command), err, errlen) < 0)
-		return -1;
-	gzrewind(r->gz);
-	r->lineno = 0;
 	/* a recorded trace (format 2) is strict; a written one refuses an
 	 * operation of a process that is not there, as `engine replay` does */
 	struct replay_opts o = { .census_op = census_op, .strict = r->format >= 2, .check = check };
@@ -259,7 +259,7 @@ int cmd_replay(int argc, char **argv, const char *db_path)
 	} else if (!(vs[nv++] = engine_variant(variant))) {
 		return 2;
 	}
-	char name[64], workload[80], err[600], command[400];
+	char name[64], workload[80], err[600];
 	if (trace_name(given, pos[0], name, sizeof(name)) < 0)
 		return 2;
 	snprintf(workload, sizeof(workload), "replay:%s", name);
@@ -281,8 +281,7 @@ int cmd_replay(int argc, char **argv, const char *db_path)
 		gzclose(r.gz);
 		return 2;
 	}
-	gzrewind(r.gz);
-	read_header(&r, command, sizeof(command), err, sizeof(err));
+	const char *command = r.command;
 	printf("replay %s: %llu operations, at most %lu processes at once, the peak %llu pages after operation %llu\n",
 	       pos[0], (unsigned long long)first.ops, first.procs_max, (unsigned long long)first.peak_pages,
 	       (unsigned long long)first.peak_op);
