@@ -122,3 +122,16 @@ fragments_check() {
 		done <"$KERNELS_DIR/$f"
 	done
 }
+
+# source_tree DIR TARBALL: Debian's kernel source unpacked into DIR as a
+# git history's first tree. Its .gitignore ends with "/*" lines that
+# ignore every top-level entry: a history of it must drop them.
+source_tree() {
+	tar -xf "$2" -C "$1" --strip-components=1
+	sed -i '/^\/\*$/d; /^!\//d' "$1/.gitignore"
+}
+
+# gitc ARGS...: git as the committer of the histories we make.
+gitc() {
+	git -c user.name=rmapbench -c user.email=rmapbench@localhost -c commit.gpgsign=false "$@"
+}

@@ -73,20 +73,16 @@ rm -rf "$work" "$tree"
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 say "--series: unpacking $srcpkg $srcver for $label + ${#names[@]} patches"
-tar -xf "$tarball" -C "$work" --strip-components=1
+source_tree "$work" "$tarball"
 cd "$work"
-# Debian's tree ends its .gitignore with "/*" lines that ignore every
-# top-level entry: a git history of it must drop them.
-sed -i '/^\/\*$/d; /^!\//d' .gitignore
 for p in "${rpatches[@]}"; do
 	patch -p1 --forward --batch --quiet --no-backup-if-mismatch <"$KERNELS_DIR/$p" >/dev/null ||
 		die "$recipe: patch $KERNELS_DIR/$p does not apply to $srcpkg $srcver"
 done
-g() { git -c user.name=rmapbench -c user.email=rmapbench@localhost -c commit.gpgsign=false "$@"; }
-g init -q
-g add -A
-g commit -q -m "step 0: $label ($srcpkg $srcver${rpatches[*]:+ + ${rpatches[*]}})"
-g tag step-0
+gitc init -q
+gitc add -A
+gitc commit -q -m "step 0: $label ($srcpkg $srcver${rpatches[*]:+ + ${rpatches[*]}})"
+gitc tag step-0
 for i in "${!names[@]}"; do
 	out=$(patch "${strips[i]}" --forward --batch --no-backup-if-mismatch <"$sdir/${names[i]}" 2>&1) ||
 		die "$series:${lines[i]}: ${names[i]} does not apply on step $i: $(grep -m1 -iE 'fail|reject|malformed|garbage|skip' <<<"$out")"
@@ -94,9 +90,9 @@ for i in "${!names[@]}"; do
 	# the patch's own subject when it has one (git format-patch, quilt
 	# headers), else its name
 	subj=$(sed -n 's/^Subject: *\(\[[^]]*\] *\)\{0,1\}//p' "$sdir/${names[i]}" | head -n 1 | LC_ALL=C tr -cd '\040-\176')
-	g add -A
-	g commit -q --allow-empty -m "step $((i + 1)): ${subj:-${names[i]}}" -m "series: ${names[i]}"
-	g tag "step-$((i + 1))"
+	gitc add -A
+	gitc commit -q --allow-empty -m "step $((i + 1)): ${subj:-${names[i]}}" -m "series: ${names[i]}"
+	gitc tag "step-$((i + 1))"
 done
 touch .git/rmapbench-series-done
 cd /

@@ -15,36 +15,33 @@ broken=${3:-0}
 [[ $broken =~ ^[0-4]$ && $broken != "$culprit" && $((broken + 1)) != "$culprit" ]] ||
 	{ echo "make_git_tree: BROKEN is 1 to 4, neither CULPRIT nor the one before it, not '$broken'" >&2; exit 2; }
 here=$(cd "$(dirname "$0")/../.." && pwd)
+source "$here/kernels/lib.sh"
 tarball=${RMAPBENCH_KERNEL_SRC_DIR:-/usr/src}/linux-source-6.1.tar.xz
 [[ -f $tarball ]] || { echo "make_git_tree: $tarball is missing (scripts/deps.sh --kernels)" >&2; exit 2; }
 [[ ! -e $dir ]] || { echo "make_git_tree: $dir exists" >&2; exit 2; }
 mkdir -p "$dir"
-tar -xf "$tarball" -C "$dir" --strip-components=1
+source_tree "$dir" "$tarball"
 cd "$dir"
-# Debian's tree ends its .gitignore with "/*" lines that ignore every
-# top-level entry: a git history of it must drop them.
-sed -i '/^\/\*$/d; /^!\//d' .gitignore
-g() { git -c user.name=rmapbench -c user.email=rmapbench@localhost -c commit.gpgsign=false "$@"; }
-g init -q
-g add -A
-g commit -q -m "base: Debian linux-source-6.1 $(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null)"
+gitc init -q
+gitc add -A
+gitc commit -q -m "base: Debian linux-source-6.1 $(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null)"
 base=$(git rev-parse HEAD)
 note() { # a harmless commit: a comment at the end of FILE
 	echo "/* rmapbench test tree: $2 */" >>"$1"
-	g commit -q -am "$2"
+	gitc commit -q -am "$2"
 }
 files=(mm/rmap.c mm/mmap.c mm/memory.c mm/rmap.c mm/mprotect.c)
 for i in 1 2 3 4 5; do
 	if ((i == broken)); then
 		echo '#error "rmapbench test tree: this commit does not compile"' >>mm/mprotect.c
-		g commit -q -am "mm: step $i, which does not compile"
+		gitc commit -q -am "mm: step $i, which does not compile"
 	elif ((broken && i == broken + 1)); then
 		sed -i '/rmapbench test tree: this commit does not compile/d' mm/mprotect.c
-		g commit -q -am "mm: step $i, mm/mprotect.c compiles again"
+		gitc commit -q -am "mm: step $i, mm/mprotect.c compiles again"
 	elif ((i == culprit)); then
 		patch -p1 --batch --quiet --no-backup-if-mismatch <"$here/kernels/patches/legacy-anon-vma.patch"
 		patch -p1 --batch --quiet --no-backup-if-mismatch <"$here/kernels/patches/legacy-anon-vma-lock.patch"
-		g commit -q -am "mm: 2.6.33's anon_vma rules (one anon_vma a fork family, walks exclusive)"
+		gitc commit -q -am "mm: 2.6.33's anon_vma rules (one anon_vma a fork family, walks exclusive)"
 	else
 		note "${files[i - 1]}" "mm: step $i, a comment in ${files[i - 1]}"
 	fi
