@@ -31,10 +31,25 @@ static int prot_at(const struct anon_maps *m, size_t *i, unsigned long a, unsign
 	return -1;
 }
 
-/* The mappings' difference as elementary ranges, in three passes so that
- * munmaps come first and mmaps last (an mmap may reuse what was freed). */
-static void diff_maps(struct sync_env *env, struct mmstate *s, const struct anon_maps *now)
+/* One range of a pass of diff_maps: munmap, mprotect or mmap; whether
+ * it unmapped. */
+static bool emit_range(struct sync_env *env, const struct mmstate *s, int pass, unsigned long start,
+		       unsigned long end, int prot)
 {
+	static const char *const op[3] = { "munmap", "mprotect", "mmap" };
+	if (pass == 0)
+		emit_line(env->out, "munmap %lu %lu %lu", s->num, start, end - start);
+	else
+		emit_line(env->out, "%s %lu %lu %lu %s", op[pass], s->num, start, end - start, prot_word(prot));
+	return pass == 0;
+}
+
+/* The mappings' difference as elementary ranges, in three passes so that
+ * munmaps come first and mmaps last (an mmap may reuse what was freed).
+ * Whether anything was unmapped. */
+static bool diff_maps(struct sync_env *env, struct mmstate *s, const struct anon_maps *now)
+{
+	bool unmapped = false;
 	for (int pass = 0; pass < 3; pass++) {
 		size_t i = 0, j = 0;
 		unsigned long a = 0;
@@ -50,11 +65,7 @@ static void diff_maps(struct sync_env *env, struct mmstate *s, const struct anon
 									     : (p1 < 0 && p2 >= 0);
 			int want = hit ? (pass == 0 ? -1 : p2) : -2;
 			if (run_prot != -2 && (want != run_prot || a != run_end)) {
-				if (pass == 0)
-					emit_line(env->out, "munmap %lu %lu %lu", s->num, run_start, run_end - run_start);
-				else
-					emit_line(env->out, "%s %lu %lu %lu %s", pass == 1 ? "mprotect" : "mmap", s->num,
-						  run_start, run_end - run_start, prot_word(run_prot));
+				unmapped |= emit_range(env, s, pass, run_start, run_end, run_prot);
 				run_prot = -2;
 			}
 			if (want != -2) {
@@ -66,14 +77,10 @@ static void diff_maps(struct sync_env *env, struct mmstate *s, const struct anon
 			}
 			a = b;
 		}
-		if (run_prot != -2) {
-			if (pass == 0)
-				emit_line(env->out, "munmap %lu %lu %lu", s->num, run_start, run_end - run_start);
-			else
-				emit_line(env->out, "%s %lu %lu %lu %s", pass == 1 ? "mprotect" : "mmap", s->num, run_start,
-					  run_end - run_start, prot_word(run_prot));
-		}
+		if (run_prot != -2)
+			unmapped |= emit_range(env, s, pass, run_start, run_end, run_prot);
 	}
+	return unmapped;
 }
 
 static bool mapped(const struct anon_maps *m, uint64_t page)
@@ -150,9 +157,10 @@ int mm_sync(struct sync_env *env, struct mmstate *s, pid_t tid, bool pages)
 	}
 	env->syncs++;
 	env->skipped_huge += now.skipped_huge;
-	diff_maps(env, s, &now);
-	/* pages the trace held that are no longer mapped went with munmap */
-	for (size_t i = 0; i < s->pages.cap; i++) {
+	/* pages the trace held that are no longer mapped went with munmap:
+	 * the whole table is looked through only when something went */
+	bool unmapped = diff_maps(env, s, &now);
+	for (size_t i = 0; unmapped && i < s->pages.cap; i++) {
 		uint64_t page = s->pages.key[i];
 		if (page && !mapped(&now, page)) {
 			ptab_del(&s->pages, page);
