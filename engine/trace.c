@@ -145,7 +145,7 @@ int trace_exec(struct trace_ctx *t, const char *line, char *err, size_t errlen)
 	}
 	t->ops++;
 	engine_note_op(e, "%s", line);
-	if (!mm) {
+	if (!mm && !creates) { /* spawn does not use P's mm: P may have exited */
 		t->refused++; /* no such process: refused like a bad syscall */
 		return 0;
 	}

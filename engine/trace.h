@@ -6,7 +6,7 @@
  *   read     P ADDR [LEN]          read faults (swap-in; the zero page otherwise)
  *   swapin   P ADDR [LEN]          the same as read: named for the story
  *   fork     P CHILD               CHILD is a new process number
- *   spawn    P CHILD               CHILD gets an empty mm of its own (vfork + exec)
+ *   spawn    P CHILD               CHILD gets an empty mm of its own (vfork + exec; P may be gone)
  *   exec     P                     P's mm is replaced by an empty one
  *   exit     P
  *   munmap   P ADDR LEN

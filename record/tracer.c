@@ -32,7 +32,9 @@ enum { STOP_FORK = 1, STOP_MM_AFTER = 2, STOP_MM_RANGE = 3 };
 struct proc {
 	struct mmstate mm;
 	int ntasks;
+	int aliases;             /* vfork children on this mm: it outlives its exit for them */
 	bool started;            /* proc 1 starts at CMD's exec */
+	bool gone;               /* exited: its number is free, nothing is synced */
 	uint64_t sampled;        /* the last sample that synced it */
 };
 
@@ -161,21 +163,37 @@ static struct proc *proc_new(void)
 	return p;
 }
 
+/* A process the trace follows now: started, not exited. */
+static bool live(const struct proc *p)
+{
+	return p && p->started && !p->gone;
+}
+
 static void sync_task(struct tracer *t, struct task *k)
 {
-	if (k->p && k->p->started)
+	if (live(k->p))
 		mm_sync(&t->env, &k->p->mm, k->tid, true);
 }
 
-/* The last task of a process has gone (or is going): its exit. */
+/* The last task of a process has gone (or is going): its exit. Its
+ * vfork children (CLONE_VM without CLONE_THREAD) may still be on it. */
 static void proc_exit(struct tracer *t, struct proc *p)
 {
 	if (p->started) {
 		emit_line(t->env.out, "exit %lu", p->mm.num);
 		num_put(t, p->mm.num);
 	}
+	p->gone = true;
 	mm_clear(&p->mm);
-	free(p);
+	if (!p->aliases)
+		free(p);
+}
+
+/* A vfork child leaves its parent's mm: at its exec or exit. */
+static void proc_unalias(struct proc *p)
+{
+	if (--p->aliases == 0 && p->gone)
+		free(p);
 }
 
 /* A task leaves its process: at exit, or a vfork child at exec. */
@@ -183,8 +201,12 @@ static void task_leave(struct tracer *t, struct task *k, bool sync)
 {
 	struct proc *p = k->p;
 	k->p = NULL;
-	if (!p || k->vfork_child) /* a vfork child never counted in its parent's */
+	if (!p)
 		return;
+	if (k->vfork_child) { /* never counted in its parent's tasks */
+		proc_unalias(p);
+		return;
+	}
 	if (--p->ntasks > 0)
 		return;
 	if (sync)
@@ -211,7 +233,7 @@ static void on_seccomp(struct tracer *t, struct task *k, unsigned long what)
 			sync_task(t, k);
 		return;
 	}
-	if (what == STOP_MM_RANGE && k->p && k->p->started && !(nr == SYS_mprotect && (args[2] & PROT_WRITE))) {
+	if (what == STOP_MM_RANGE && live(k->p) && !(nr == SYS_mprotect && (args[2] & PROT_WRITE))) {
 		unsigned shift = t->env.page_shift;
 		unsigned long lo = args[0] >> shift, len = (args[1] + (1UL << shift) - 1) >> shift;
 		mm_sync_range(&t->env, &k->p->mm, k->tid, lo, lo + len < lo ? ~0UL : lo + len);
@@ -225,7 +247,7 @@ static void on_syscall_exit(struct tracer *t, struct task *k)
 	struct user_regs_struct r;
 	long nr = k->sys_nr;
 	k->sys_nr = 0;
-	if (!k->p || !k->p->started || ptrace(PTRACE_GETREGS, k->tid, 0, &r) < 0)
+	if (!live(k->p) || ptrace(PTRACE_GETREGS, k->tid, 0, &r) < 0)
 		return;
 	long ret = (long)r.rax;
 	unsigned shift = t->env.page_shift;
@@ -263,10 +285,12 @@ static void on_fork_event(struct tracer *t, struct task *k, int event)
 		/* a thread, or a vfork child on its parent's mm until exec */
 		c->p = k->p;
 		c->vfork_child = !(flags & CLONE_THREAD); /* a process of its own from its exec */
-		if (c->p && !c->vfork_child)
+		if (c->p && c->vfork_child)
+			c->p->aliases++;
+		else if (c->p)
 			c->p->ntasks++;
 		t->st->threads += !c->vfork_child;
-	} else if (k->p) {
+	} else if (k->p && !k->p->gone) {
 		struct proc *p = proc_new();
 		p->ntasks = 1;
 		p->started = k->p->started;
@@ -308,8 +332,12 @@ static void on_exec_event(struct tracer *t, struct task *k)
 		np->ntasks = 1;
 		np->started = true;
 		np->mm.num = num_get(t);
-		if (p && p->started)
-			emit_line(t->env.out, "spawn %lu %lu", p->mm.num, np->mm.num);
+		/* spawn names the parent for the reader; its mm is not used, so
+		 * a parent that has exited meanwhile does no harm */
+		if (!p || p->started) /* not CMD's own first exec */
+			emit_line(t->env.out, "spawn %lu %lu", p ? p->mm.num : np->mm.num, np->mm.num);
+		if (p && k->vfork_child)
+			proc_unalias(p);
 		k->p = np;
 		k->vfork_child = false;
 		t->st->spawns++;
@@ -324,7 +352,12 @@ static void on_exec_event(struct tracer *t, struct task *k)
 		unsigned long num = p->mm.num;
 		mm_clear(&p->mm);
 		p->mm.num = num;
-		p->ntasks = 1; /* the other threads are gone */
+		/* the other threads are gone with the old program: their exits,
+		 * still to come, must not end the process */
+		for (size_t i = 0; i < t->ntasks_cap; i++)
+			if (t->tasks[i] && t->tasks[i] != k && t->tasks[i]->p == p && !t->tasks[i]->vfork_child)
+				t->tasks[i]->p = NULL;
+		p->ntasks = 1;
 		t->st->execs++;
 	}
 	mm_sync(&t->env, &p->mm, k->tid, true);
@@ -339,7 +372,7 @@ static void sample_all(struct tracer *t)
 	t->samples++;
 	for (size_t i = 0; i < t->ntasks_cap; i++) {
 		struct task *k = t->tasks[i];
-		if (!k || !k->known || !k->p || !k->p->started || k->p->sampled == t->samples)
+		if (!k || !k->known || !live(k->p) || k->p->sampled == t->samples)
 			continue;
 		k->p->sampled = t->samples;
 		mm_sync(&t->env, &k->p->mm, k->tid, true);

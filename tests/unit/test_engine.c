@@ -288,11 +288,12 @@ static void test_trace_v2(void)
 	CHECK(rc == 0 && t.live == 599 && t.live_max == 599 && t.procs[599] && t.refused == 0,
 	      "599 processes, numbers past 255 (%lu live, %s)", t.live, err);
 	rc = trace_run_text(&t, "t", "exit 300\nfork 1 300\nzap 300 100 4\nspawn 1 700\nmmap 700 50 2 rw\n"
-				     "write 700 50 2\nexec 700\nwrite 700 50\n",
+				     "write 700 50 2\nexec 700\nwrite 700 50\nspawn 9999 701\n",
 			    true, err, sizeof(err));
-	CHECK(rc == 0 && t.procs[300] && t.procs[300]->nr_ptes == 0 && t.procs[700] && t.procs[700]->nr_ptes == 0 &&
+	CHECK(rc == 0 && t.procs[300] && t.procs[300]->nr_ptes == 0 && t.procs[700] && t.procs[700]->nr_ptes == 0 && t.procs[701] &&
 		      t.refused == 1 && engine_fault_count(&e) == 0,
-	      "a number reused after exit; zap drops the pages, spawn and exec give an empty mm (%llu refused, %s)",
+	      "a number reused after exit; zap drops the pages, spawn (its parent gone too) and exec give an empty mm "
+	      "(%llu refused, %s)",
 	      (unsigned long long)t.refused, err);
 	trace_exit_all(&t);
 	CHECK(e.live[C_MM] == 0 && e.live[C_PAGE] == 0 && t.procs == t.small, "every process exits; the table is freed");
