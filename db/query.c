@@ -137,14 +137,10 @@ int db_baseline_find(struct db *db, const char *suite, const char *fingerprint, 
 		return -1;
 	sqlite3_bind_text(st, 1, suite, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, fingerprint, -1, SQLITE_STATIC);
-	int rc = sqlite3_step(st);
-	*pinned = rc == SQLITE_ROW;
-	if (*pinned)
-		*id = sqlite3_column_int64(st, 0);
-	if (finish(st, rc) < 0)
-		return -1;
-	if (*pinned)
-		return 1;
+	int found = step_id(st, id);
+	*pinned = found == 1;
+	if (found)
+		return found;
 	if (prep(db,
 		 "SELECT max(id) FROM runs WHERE tag = 'nightly' AND status = 'done' AND coalesce(verdict, 'clean') = 'clean' "
 		 "AND config_name = ?1 "
