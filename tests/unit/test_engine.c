@@ -342,6 +342,40 @@ static void test_trace_v2(void)
 	CHECK(rc == 0 && r.refused == 1, "a written one refuses the operation (%llu refused)", (unsigned long long)r.refused);
 }
 
+/* reclaim over the whole address space (a trace may name 2^36 pages)
+ * takes the mm's own ptes, in order: the same walks, the same state as a
+ * reclaim of just the mapped ranges, and no loop over 2^36 addresses. */
+static void test_reclaim_sparse(void)
+{
+	const char *setup = "mmap 1 100 16 rw\nwrite 1 100 16\nfork 1 2\nwrite 2 100 8\nmmap 1 5000 4 rw\n"
+			    "write 1 5000 4\nfork 1 3\n";
+	const char *tails[] = { "reclaim 1 100 16\nreclaim 1 5000 4\n", "reclaim 1 1 68719476735\n",
+				"reclaim 1 0 68719476735\n" };
+	for (int v = 0; rmap_variants[v]; v++) {
+		uint64_t hash[3], walks[3], visited[3];
+		int rc = 0;
+		for (int k = 0; k < 3; k++) {
+			struct engine e;
+			struct trace_ctx t;
+			char err[200] = "";
+			engine_init(&e, rmap_variants[v]);
+			trace_init(&t, &e);
+			rc |= trace_run_text(&t, "s", setup, true, err, sizeof(err));
+			rc |= trace_run_text(&t, "s", tails[k], true, err, sizeof(err));
+			hash[k] = trace_state_hash(&t);
+			walks[k] = e.ws.walks;
+			visited[k] = e.ws.vmas_visited;
+			rc |= t.procs[1]->nr_ptes != 20 || engine_fault_count(&e) != 0;
+			trace_exit_all(&t);
+			engine_destroy(&e);
+		}
+		CHECK(rc == 0 && hash[1] == hash[0] && hash[2] == hash[0] && walks[1] == walks[0] &&
+			      walks[2] == walks[0] && visited[1] == visited[0] && walks[0] > 0,
+		      "%s: reclaim of 2^36 pages is the reclaim of the mapped ones (%llu walks, %llu VMAs)",
+		      rmap_variants[v]->name, (unsigned long long)walks[1], (unsigned long long)visited[1]);
+	}
+}
+
 int main(void)
 {
 	test_no_quarantine();
@@ -351,6 +385,7 @@ int main(void)
 	test_pagetable();
 	test_trace_errors();
 	test_trace_v2();
+	test_reclaim_sparse();
 	test_fuzz();
 	return tap_done();
 }
