@@ -280,7 +280,7 @@ int cmd_bisect(int argc, char **argv, const char *db_path)
 		{ "--markdown", FLAG_STRING, &markdown, 0, 0, NULL },
 		{ NULL, 0, NULL, 0, 0, NULL },
 	};
-	if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
+	if (flags_help(argc, argv)) {
 		usage();
 		return 0;
 	}

@@ -52,7 +52,7 @@ int cmd_engine(int argc, char **argv, const char *db_path)
 	struct eargs a = { 0 };
 	if (argc < 1)
 		return engine_usage("engine: a subcommand is required");
-	if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
+	if (flags_help(argc, argv)) {
 		engine_usage(NULL);
 		return 0;
 	}

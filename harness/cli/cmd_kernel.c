@@ -173,7 +173,7 @@ int kernels_run_pair(const char *config, const char *const *sets, int nsets, con
 
 int cmd_kernel(int argc, char **argv, const char *db)
 {
-	if (argc < 1 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
+	if (argc < 1 || flags_help(argc, argv)) {
 		kernel_usage(argc < 1 ? stderr : stdout);
 		return argc < 1 ? 2 : 0;
 	}
@@ -235,7 +235,7 @@ int cmd_kernel(int argc, char **argv, const char *db)
 
 int cmd_compare_kernels(int argc, char **argv, const char *db_path)
 {
-	if (argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
+	if (flags_help(argc, argv)) {
 		kernel_usage(stdout);
 		return 0;
 	}

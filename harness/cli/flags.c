@@ -122,3 +122,8 @@ int flags_parse(const char *cmd, const struct flag *table, int argc, char **argv
 	}
 	return 0;
 }
+
+bool flags_help(int argc, char **argv)
+{
+	return argc >= 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"));
+}

@@ -32,6 +32,8 @@ struct flag {
  * NULL). */
 int flags_parse(const char *cmd, const struct flag *table, int argc, char **argv, const char **pos, int pos_cap,
 		int *npos);
+/* Whether the command's first argument asks for its usage (--help, -h). */
+bool flags_help(int argc, char **argv);
 /* The flag of the table that argv names (with or without =VALUE), or NULL. */
 const struct flag *flags_find(const struct flag *table, const char *arg);
 
