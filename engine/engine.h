@@ -259,6 +259,11 @@ void anon_vma_up_read(struct engine *e, struct anon_vma *av);
 struct pte *pte_lookup(struct mm_struct *mm, unsigned long addr);
 struct pte *pte_install(struct engine *e, struct mm_struct *mm, unsigned long addr);
 void pte_clear(struct mm_struct *mm, unsigned long addr);
+/* The addresses of [start, start+len) that have a pte, ascending, in a
+ * malloc'd array (*n of them; NULL: no memory). A range wider than the
+ * table (a trace may name 2^36 pages) is read from the table, not page by
+ * page. */
+unsigned long *pte_range(struct mm_struct *mm, unsigned long start, unsigned long len, size_t *n);
 
 /* The VM, with the kernel's names where it has one. */
 /* vma.c */

@@ -15,24 +15,13 @@ int do_mremap(struct engine *e, struct mm_struct *mm, unsigned long addr, unsign
 	struct vm_area_struct *new_vma = copy_vma(e, mm, vma, new_addr, len, new_pgoff);
 	if (!new_vma)
 		return -ENOMEM;
-	/* move_page_tables: the pages keep their index, the ptes move. A
-	 * sparse range is collected from the table first. */
-	/* at most every pte of the mm can be in the range */
-	size_t n = 0;
+	/* move_page_tables: the pages keep their index, the ptes move */
+	size_t n;
 	ptl_lock(e);
-	unsigned long *from = malloc((mm->nr_ptes + 1) * sizeof(*from));
+	unsigned long *from = pte_range(mm, addr, len, &n);
 	if (!from) {
 		ptl_unlock(e);
 		return -ENOMEM;
-	}
-	if (len <= mm->cap_ptes) {
-		for (unsigned long i = 0; i < len; i++)
-			if (pte_lookup(mm, addr + i))
-				from[n++] = addr + i;
-	} else {
-		for (size_t i = 0; i < mm->cap_ptes; i++)
-			if (mm->ptes[i].addr >= addr && mm->ptes[i].addr < addr + len)
-				from[n++] = mm->ptes[i].addr;
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct pte moved = *pte_lookup(mm, from[i]);

@@ -80,3 +80,28 @@ void pte_clear(struct mm_struct *mm, unsigned long addr)
 	memset(&mm->ptes[i], 0, sizeof(mm->ptes[i]));
 	mm->nr_ptes--;
 }
+
+static int cmp_addr(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+	return (x > y) - (x < y);
+}
+
+unsigned long *pte_range(struct mm_struct *mm, unsigned long start, unsigned long len, size_t *n)
+{
+	unsigned long *addrs = malloc((mm->nr_ptes + 1) * sizeof(*addrs));
+	*n = 0;
+	if (!addrs)
+		return NULL;
+	if (len <= mm->cap_ptes) {
+		for (unsigned long i = 0; i < len; i++)
+			if (pte_lookup(mm, start + i))
+				addrs[(*n)++] = start + i;
+		return addrs;
+	}
+	for (size_t i = 0; i < mm->cap_ptes; i++) /* address 0: an empty slot */
+		if (mm->ptes[i].addr && mm->ptes[i].addr >= start && mm->ptes[i].addr - start < len)
+			addrs[(*n)++] = mm->ptes[i].addr;
+	qsort(addrs, *n, sizeof(*addrs), cmp_addr);
+	return addrs;
+}
