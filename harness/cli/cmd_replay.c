@@ -113,8 +113,9 @@ static int reader_open(struct reader *r, const char *path, char *err, size_t err
 	struct stat st;
 	memset(r, 0, sizeof(*r));
 	r->path = path;
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: %s", path, errno ? strerror(errno) : "not a regular file");
+	int serr = stat(path, &st) < 0 ? errno : 0; /* not a stale errno for a directory */
+	if (serr || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: %s", path, serr ? strerror(serr) : "not a regular file");
 		return -1;
 	}
 	r->gz = gzopen(path, "rb");
