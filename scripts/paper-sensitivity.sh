@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The README's sensitivity table: each machine parameter of the 2010
+# The paper profile's sensitivity table (docs/results/*-paper-sensitivity.md,
+# linked from docs/paper.md): each machine parameter of the 2010
 # profile halved and doubled, and the users' two sizes (the memory each
 # COW-writes, the jobs each runs), legacy's and avc's crossovers and their
 # ratio.
