@@ -78,6 +78,7 @@ int replay_run(const struct rmap_ops *ops, replay_next_fn next, void *arg, const
 	int rc = 0;
 	while ((line = next(arg, &lineno))) {
 		char msg[200];
+		uint64_t ops = t.ops;
 		if (trace_exec(&t, line, msg, sizeof(msg)) < 0) {
 			snprintf(err, errlen, "%lu: %s", lineno, msg);
 			rc = -1;
@@ -89,7 +90,7 @@ int replay_run(const struct rmap_ops *ops, replay_next_fn next, void *arg, const
 		}
 		if (o->census_op && t.ops == o->census_op && !out->peak.taken)
 			census(&t, &out->peak);
-		if (o->check && line[strspn(line, " \t")] != '#' && line[strspn(line, " \t")] != '\n')
+		if (o->check && t.ops != ops) /* an operation: not a comment, a blank or a check line */
 			engine_check(&e);
 	}
 	if (!rc && e.nr_mapped_pages)
