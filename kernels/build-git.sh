@@ -11,6 +11,10 @@
 # installed. Kept build trees are reaped oldest first past
 # kernel_build_cache_gib (RMAPBENCH_KERNEL_BUILD_CACHE_GIB, default 8).
 #
+# The tree is code from a stranger: git reads it and make builds it as
+# the builder (tree-in.sh under as_builder), never as root; root checks
+# what came out (take_file) and copies it into the cache.
+#
 # A recipe with `source = git:PATH` and `rev = REV` runs this through
 # build.sh with RB_LABEL, RB_FRAGMENTS, RB_PATCHES and RB_CONFIG set.
 set -euo pipefail
@@ -22,23 +26,27 @@ rest=${spec#git:}
 path=${rest%@*}
 rev=${rest##*@}
 [[ -n $path && -n $rev ]] || die "'$spec': expected git:PATH@REV"
-path=$(git_tree "$spec" "$path")
-commit=$(git_commit "$spec" "$path" "$rev")
-tree=$(git -C "$path" rev-parse "$commit^{tree}")
+path=$(tree_check "$spec" "$path")
+facts=$(RB_SHOW=$path as_builder --ro "$path" tree -- bash "$RB_IN/kernels/tree-in.sh" facts "$rev")
+commit=$(sed -n 's/^commit //p' <<<"$facts")
+tree=$(sed -n 's/^tree //p' <<<"$facts")
+subject=$(sed -n 's/^subject //p' <<<"$facts" | head -n 1 | LC_ALL=C tr -cd '\040-\176' | cut -c1-60)
+[[ $commit =~ ^[0-9a-f]{40}$ && $tree =~ ^[0-9a-f]{40}$ ]] || die "'$spec': the builder did not name a commit and a tree"
 short=${commit:0:12}
-# the subject names the commit in labels and reports: one line, printable,
-# cut at a word to fit a label (64 bytes) with the short hash
-subject=$(git -C "$path" log -1 --format=%s "$commit" | LC_ALL=C tr -cd '\040-\176' |
-	awk '{ s = $0; if (length(s) > 48) { s = substr(s, 1, 48); sub(/ [^ ]*$/, "", s); s = s "..." } print s }')
 
 read -r -a fragments <<<"${RB_FRAGMENTS-config/base.config config/lockstat.config}"
 read -r -a patches <<<"${RB_PATCHES-}"
 userconfig=${RB_CONFIG-}
 label=${RB_LABEL:-git-$short}
-for tool in make gcc flex bison bc patch git; do
+# what a kernel's Makefile needs (a tree without Kconfig is no kernel:
+# the tests' fake one)
+tools=(make gcc patch git)
+[[ -f $path/Kconfig ]] && tools+=(flex bison bc)
+for tool in "${tools[@]}"; do
 	command -v "$tool" >/dev/null || die "$tool is missing (scripts/deps.sh --kernels installs it)"
 done
-[[ -f /usr/include/libelf.h ]] || die "libelf.h is missing: install package libelf-dev (scripts/deps.sh --kernels)"
+[[ ! -f $path/Kconfig || -f /usr/include/libelf.h ]] ||
+	die "libelf.h is missing: install package libelf-dev (scripts/deps.sh --kernels)"
 inputs=()
 for f in "${fragments[@]}"; do
 	[[ -f $KERNELS_DIR/$f ]] || die "fragment $KERNELS_DIR/$f is missing"
@@ -103,85 +111,48 @@ if [[ -f $image_dir/bzImage && -f $image_dir/release ]]; then
 fi
 
 # One build tree per source tree, by its path; a lock per build tree so
-# that two builds of one tree take turns.
+# that two builds of one tree take turns. The lock is root's; w/ (the
+# clone, objects, ccache, log) is the builder's.
 mkdir -p "$CACHE/.git-build"
 bt="$CACHE/.git-build/$(printf '%s' "$path" | sha256sum | cut -c1-16)"
 mkdir -p "$bt"
 exec 9>"$bt/lock"
 flock 9
 touch "$bt/lock" # its age orders the reaping
-src="$bt/src"
-obj="$bt/obj"
-log="$bt/build.log"
-: >"$log"
-fail_build() {
-	trap - ERR
-	cp "$log" "$failed_log" 2>/dev/null || true
-	die "$*"
-}
-trap 'fail_build "$spec ($short $subject): the build stopped at line $LINENO of build-git.sh (log: $failed_log)"' ERR
-
-if [[ ! -d $src/.git ]]; then
-	rm -rf "$src" "$obj"
-	say "$spec: a build tree for $path in $bt"
-	git clone -q --shared --no-checkout "$path" "$src" >>"$log" 2>&1
+w=$bt/w
+[[ -d $w ]] || say "$spec: a build tree for $path in $bt"
+ensure_builder_dir "$w"
+usercfg=0
+if [[ -n $userconfig ]]; then
+	rm -f "$w/config.user"
+	cp -- "$userconfig" "$w/config.user"
+	usercfg=1
 fi
-# the commit is in the source's objects, which the --shared clone reads
-say "$spec: checking out $short ($subject)"
-{
-	git -C "$src" checkout -q -f --detach "$commit"
-	git -C "$src" clean -q -fdx
-} >>"$log" 2>&1
-for p in "${patches[@]}"; do
-	if ! patch -d "$src" -p1 --forward --batch --no-backup-if-mismatch <"$KERNELS_DIR/$p" >>"$log" 2>&1; then
-		fail_build "patch $KERNELS_DIR/$p does not apply to $short ($subject): $(grep -m1 -iE 'fail|reject|malformed|only garbage' "$log")"
-	fi
-done
-
-cc=gcc
-if command -v ccache >/dev/null; then
-	cc="ccache gcc"
-	export CCACHE_DIR=$bt/ccache
+say "$spec: building $short ($subject) as uid $BUILDER_UID with $(nproc) jobs (log: $w/build.log)"
+errf=$(mktemp)
+if ! RB_SHOW=$path as_builder --ro "$path" tree --rw "$w" build -- \
+	bash "$RB_IN/kernels/tree-in.sh" build "$commit" "${fragments[*]}" "${patches[*]}" "$usercfg" 2>"$errf"; then
+	why=$(tail -n 1 "$errf" | sed 's/^rmapbench: kernel: //' | LC_ALL=C tr -cd '\040-\176' | cut -c1-240)
+	rm -f "$errf"
+	take_file "$w/build.log" "$failed_log" $((64 << 20)) 2>/dev/null || true
+	die "$spec ($short $subject): ${why:-the build failed} (log: $failed_log)"
 fi
-# The config is made beside the build and replaces .config only when it
-# differs: the same config keeps every object the last revision built.
-mkdir -p "$obj"
-cfg="$bt/config.new"
-rm -rf "$bt/cfg"
-mkdir -p "$bt/cfg"
-{
-	if [[ -n $userconfig ]]; then
-		cp "$userconfig" "$bt/cfg/.config"
-	else
-		make -C "$src" O="$bt/cfg" CC="$cc" tinyconfig
-		(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$bt/cfg" "$bt/cfg/.config" "${inputs[@]}")
-	fi
-	make -C "$src" O="$bt/cfg" CC="$cc" olddefconfig
-} >>"$log" 2>&1
-cp "$bt/cfg/.config" "$cfg"
-if [[ -z $userconfig ]]; then
-	why=$(fragments_check "$cfg" "${fragments[@]}") || fail_build "$why (on $short)"
-fi
-cmp -s "$cfg" "$obj/.config" || cp "$cfg" "$obj/.config"
-jobs=$(nproc)
-say "$spec: building $short ($subject) with $jobs jobs (log: $log)"
-s=$(date +%s)
-if ! make -C "$src" O="$obj" CC="$cc" -j"$jobs" bzImage >>"$log" 2>&1; then
-	fail_build "$spec ($short $subject) does not build: $(grep -m1 -E 'error|Error' "$log" | cut -c1-200) (log: $failed_log)"
-fi
-secs=$(($(date +%s) - s))
-release=$(make -s -C "$src" O="$obj" kernelrelease 2>/dev/null | tail -n 1)
+rm -f "$errf"
 work="$CACHE/.out-$key"
 rm -rf "$work"
 mkdir -p "$work"
-cp "$obj/arch/x86/boot/bzImage" "$obj/.config" "$obj/System.map" "$work/"
-mv "$work/.config" "$work/config"
-cp "$log" "$work/build.log"
-echo "$release" >"$work/release"
-echo "$secs" >"$work/build_s"
+for f in bzImage config System.map release build_s; do
+	take_file "$w/out/$f" "$work/$f" $((64 << 20))
+done
+take_file "$w/build.log" "$work/build.log" $((64 << 20))
+release=$(head -c 200 "$work/release" | head -n 1)
+[[ $release =~ ^[A-Za-z0-9._+~-]{1,64}$ ]] || die "$spec: the build gave no kernel release (a word of [A-Za-z0-9._+~-])"
+[[ $(head -c 16 "$work/build_s") =~ ^[0-9]{1,7}$'\n'?$ ]] || die "$spec: the build gave no build time"
+[[ $(dd if="$work/bzImage" bs=1 skip=514 count=4 2>/dev/null) == HdrS ]] ||
+	die "$spec: the build's bzImage is not an x86 kernel image (no HdrS header)"
+secs=$(cat "$work/build_s")
 rm -rf "$image_dir" "$failed_log"
 mv "$work" "$image_dir"
-trap - ERR
 commit_info
 exec 9>&-
 

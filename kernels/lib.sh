@@ -12,6 +12,8 @@ say() {
 	echo "rmapbench: kernel: $*" >&2
 }
 
+source "$KERNELS_DIR/builder.sh"
+
 # recipe_get FILE KEY: the value of "KEY = VALUE" ('#' comments).
 recipe_get() {
 	sed -n "s/^[[:space:]]*$2[[:space:]]*=[[:space:]]*//p" "$1" | sed 's/[[:space:]]*$//' | tail -n 1
@@ -70,34 +72,43 @@ write_info() {
 	mv "$dir/kernel.info.tmp" "$dir/kernel.info"
 }
 
-# git_tree WHAT PATH: PATH as the top of a clean git tree (its physical
-# path), or a one-line error naming WHAT. Nothing is written into it.
-git_tree() {
-	local what=$1 path=$2 top gerr why
+# tree_check WHAT PATH: PATH as the top of a git tree of ours (its
+# physical path), or a one-line error naming WHAT. Root runs no git here:
+# it looks for .git itself; git reads the tree only as the builder.
+tree_check() {
+	local what=$1 path=$2 up
 	[[ -d $path ]] || die "'$what': $path is not a directory"
 	path=$(cd "$path" && pwd -P)
-	gerr=$(mktemp)
-	top=$(git -C "$path" rev-parse --show-toplevel 2>"$gerr") || {
-		why=$(grep -m1 -o 'dubious ownership' "$gerr" || true)
-		rm -f "$gerr"
-		die "'$what': $path is not a git tree${why:+ we may read (git: $why; see git config safe.directory)}"
-	}
-	rm -f "$gerr"
-	[[ $top == "$path" ]] || die "'$what': $path is inside the git tree $top: name its top"
-	if [[ -n $(git --no-optional-locks -C "$path" status --porcelain --untracked-files=no 2>/dev/null) ]]; then
-		die "'$what': $path has uncommitted changes (git -C $path status): commit or stash them first"
+	if [[ ! -e $path/.git ]]; then
+		up=$(dirname "$path")
+		while [[ $up != / && ! -e $up/.git ]]; do up=$(dirname "$up"); done
+		[[ $up == / ]] && die "'$what': $path is not a git tree"
+		die "'$what': $path is inside the git tree $up: name its top"
 	fi
+	tree_owned_by_us "$what" "$path"
 	echo "$path"
 }
 
+# git_tree WHAT PATH (as the builder): PATH is the top of a clean git tree.
+git_tree() {
+	local what=$1 path=$2 top
+	top=$(git_safe -C "$path" rev-parse --show-toplevel 2>/dev/null) ||
+		die "'$what': ${RB_SHOW:-$path} is not a git tree the builder (uid $(id -u)) can read"
+	[[ $top == "$path" ]] || die "'$what': ${RB_SHOW:-$path} is not the top of its git tree"
+	if [[ -n $(git_safe --no-optional-locks -C "$path" status --porcelain --untracked-files=no 2>/dev/null) ]]; then
+		die "'$what': ${RB_SHOW:-$path} has uncommitted changes (git -C ${RB_SHOW:-$path} status): commit or stash them first"
+	fi
+}
+
 # git_commit WHAT PATH REV: REV's full commit hash. REV reaches git's
-# command line, so never as an option, and only a revision's characters.
+# command line, so never as an option or a negation, and only a
+# revision's characters.
 git_commit() {
 	local what=$1 path=$2 rev=$3
-	[[ $rev != -* && $rev =~ ^[][A-Za-z0-9._/~^@{}:+-]+$ ]] ||
-		die "'$what': REV '$rev' is not a revision (letters, digits and ._/~^@{}:+- only, not starting with '-')"
-	git -C "$path" rev-parse --verify --quiet --end-of-options "$rev^{commit}" ||
-		die "'$what': $rev does not resolve to a commit in $path"
+	[[ $rev != -* && $rev != ^* && $rev =~ ^[][A-Za-z0-9._/~^@{}:+-]+$ ]] ||
+		die "'$what': REV '$rev' is not a revision (letters, digits and ._/~^@{}:+- only, not starting with '-' or '^')"
+	git_safe -C "$path" rev-parse --verify --quiet --end-of-options "$rev^{commit}" ||
+		die "'$what': $rev does not resolve to a commit in ${RB_SHOW:-$path}"
 }
 
 # fragments_check CONFIG FRAGMENT...: 0, or the first fragment line that
@@ -133,5 +144,5 @@ source_tree() {
 
 # gitc ARGS...: git as the committer of the histories we make.
 gitc() {
-	git -c user.name=rmapbench -c user.email=rmapbench@localhost -c commit.gpgsign=false "$@"
+	git_safe -c user.name=rmapbench -c user.email=rmapbench@localhost -c commit.gpgsign=false "$@"
 }

@@ -10,6 +10,9 @@
 # DIR/series: one patch a line, a name relative to DIR, optionally
 # followed by -pN (default -p1); '#' comments and blank lines skipped, as
 # quilt reads it. A patch that does not apply is an error naming its line.
+# The series is code from a stranger: root only checks it (no links, no
+# patch that writes in .git/ or leaves DIR, no line echoed); the history
+# is made by the builder (tree-in.sh series), never as root.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -23,22 +26,62 @@ fragments=$(recipe_get "$recipe" fragments)
 [[ -d $sdir ]] || die "--series: $sdir is not a directory"
 sdir=$(cd -- "$sdir" && pwd -P)
 series=$sdir/series
-[[ -f $series ]] || die "--series: $series is missing (one patch name a line, as quilt keeps it)"
+[[ -e $series || -L $series ]] || die "--series: $series is missing (one patch name a line, as quilt keeps it)"
+[[ -f $series && ! -L $series ]] || die "--series: $series is not a regular file (links are refused)"
+(($(stat -c %s -- "$series") <= 1 << 20)) || die "--series: $series is over 1 MiB"
 
-# The series, read as bounded, hostile input: names stay inside DIR.
+# in_dir NAME: DIR/NAME is a regular file reached through folders alone,
+# no component of it a link.
+in_dir() {
+	local at=$sdir part
+	local -a parts
+	IFS=/ read -r -a parts <<<"$1"
+	for part in "${parts[@]}"; do
+		at=$at/$part
+		[[ ! -L $at ]] || return 1
+	done
+	[[ -f $at ]]
+}
+
+# What a patch writes: every file name in its headers (traditional,
+# context, git: rename, copy, Index), none of them in .git/, absolute or
+# leaving DIR; no symlink made. Prints the first offence's line number.
+patch_offence() {
+	LC_ALL=C awk '
+	function bad(name,   n, i, c) {
+		sub(/\t.*/, "", name)
+		if (name == "/dev/null") return 0
+		if (name ~ /^\//) return 1
+		n = split(name, c, "/")
+		for (i = 1; i <= n; i++) if (c[i] == ".git" || c[i] == "..") return 1
+		return 0
+	}
+	/^(---|\+\+\+|\*\*\*) / { if (bad(substr($0, 5))) { print NR; exit } }
+	/^diff --git / { if (bad($3) || bad($4)) { print NR; exit } }
+	/^(rename|copy) (from|to) / { if (bad(substr($0, index($0, $2) + length($2) + 1))) { print NR; exit } }
+	/^Index: / { if (bad(substr($0, 8))) { print NR; exit } }
+	/^(new file mode|new mode) 120000/ { print NR; exit }' "$1"
+}
+
+# The series, read as bounded, hostile input: names stay inside DIR, and
+# a rejected line is said by its number, never echoed.
 names=() strips=() lines=()
 n=0
 while IFS= read -r line || [[ -n $line ]]; do
 	n=$((n + 1))
+	((${#line} <= 1000)) || die "$series:$n: a line over 1000 bytes"
 	line=${line%%#*}
 	read -r -a w <<<"$line"
 	((${#w[@]})) || continue
-	((${#w[@]} <= 2)) || die "$series:$n: expected 'PATCH [-pN]', got '${line:0:80}'"
+	((${#w[@]} <= 2)) || die "$series:$n: not 'PATCH [-pN]' (more than two words)"
 	name=${w[0]} strip=${w[1]:--p1}
 	[[ $name =~ ^[A-Za-z0-9._+-][A-Za-z0-9._+/-]*$ && $name != *..* && ${#name} -le 200 ]] ||
-		die "$series:$n: '${name:0:80}' is not a patch name inside $sdir (letters, digits, ._+-/ and no '..')"
-	[[ $strip =~ ^-p[0-9]$ ]] || die "$series:$n: '${strip:0:20}' is not -pN"
-	[[ -f $sdir/$name && ! -L $sdir/$name ]] || die "$series:$n: $sdir/$name is missing (or a link)"
+		die "$series:$n: not a patch name inside $sdir (letters, digits, ._+-/ and no '..')"
+	[[ $strip =~ ^-p[0-9]$ ]] || die "$series:$n: its second word is not -pN"
+	in_dir "$name" || die "$series:$n: $sdir/$name is missing, not a regular file, or reached through a link"
+	(($(stat -c %s -- "$sdir/$name") <= 64 << 20)) || die "$series:$n: $sdir/$name is over 64 MiB"
+	off=$(patch_offence "$sdir/$name")
+	[[ -z $off ]] || die "$sdir/$name:$off: writes in .git/, outside the tree or a symlink: refused"
 	((${#names[@]} < 1000)) || die "$series:$n: more than 1000 patches"
 	names+=("$name") strips+=("$strip") lines+=("$n")
 done <"$series"
@@ -62,41 +105,34 @@ hash=$( {
 	done
 } | sha256sum | cut -c1-12)
 tree=$CACHE/.series/$label-$hash
-if [[ -f $tree/.git/rmapbench-series-done ]]; then
+if [[ -f $tree.done && -d $tree && ! -L $tree ]]; then
 	say "--series: $series on $label: cached history, $tree"
 	printf '%s\n%s\n' "$tree" "$fragments"
 	exit 0
 fi
 mkdir -p "$CACHE/.series"
 work=$tree.tmp
-rm -rf "$work" "$tree"
-mkdir -p "$work"
+rm -rf "$work" "$tree" "$tree.done"
+ensure_builder_dir "$work"
 trap 'rm -rf "$work"' EXIT
-say "--series: unpacking $srcpkg $srcver for $label + ${#names[@]} patches"
-source_tree "$work" "$tarball"
-cd "$work"
-for p in "${rpatches[@]}"; do
-	patch -p1 --forward --batch --quiet --no-backup-if-mismatch <"$KERNELS_DIR/$p" >/dev/null ||
-		die "$recipe: patch $KERNELS_DIR/$p does not apply to $srcpkg $srcver"
-done
-gitc init -q
-gitc add -A
-gitc commit -q -m "step 0: $label ($srcpkg $srcver${rpatches[*]:+ + ${rpatches[*]}})"
-gitc tag step-0
-for i in "${!names[@]}"; do
-	out=$(patch "${strips[i]}" --forward --batch --no-backup-if-mismatch <"$sdir/${names[i]}" 2>&1) ||
-		die "$series:${lines[i]}: ${names[i]} does not apply on step $i: $(grep -m1 -iE 'fail|reject|malformed|garbage|skip' <<<"$out")"
-	find . -name '*.orig' -newer .git/HEAD -delete 2>/dev/null || true
-	# the patch's own subject when it has one (git format-patch, quilt
-	# headers), else its name
-	subj=$(sed -n 's/^Subject: *\(\[[^]]*\] *\)\{0,1\}//p' "$sdir/${names[i]}" | head -n 1 | LC_ALL=C tr -cd '\040-\176')
-	gitc add -A
-	gitc commit -q --allow-empty -m "step $((i + 1)): ${subj:-${names[i]}}" -m "series: ${names[i]}"
-	gitc tag "step-$((i + 1))"
-done
-touch .git/rmapbench-series-done
-cd /
+say "--series: unpacking $srcpkg $srcver for $label + ${#names[@]} patches, as uid $BUILDER_UID"
+steps=()
+for i in "${!names[@]}"; do steps+=("${strips[i]}:${names[i]}"); done
+errf=$(mktemp)
+if ! as_builder --ro "$(dirname "$tarball")" srcpkg --ro "$sdir" series --rw "$work" build -- \
+	bash "$RB_IN/kernels/tree-in.sh" series "$RB_IN/srcpkg/${tarball##*/}" "$label" "${rpatches[*]}" \
+	"${steps[@]}" 2>"$errf"; then
+	why=$(tail -n 1 "$errf" | sed 's/^rmapbench: kernel: //' | LC_ALL=C tr -cd '\040-\176' | cut -c1-240)
+	rm -f "$errf"
+	# "step N: NAME ..." said by the series line it came from
+	if [[ $why =~ ^step\ ([0-9]+):\ (.*)$ ]]; then
+		die "$series:${lines[BASH_REMATCH[1] - 1]}: ${BASH_REMATCH[2]}"
+	fi
+	die "--series: ${why:-the history could not be made}"
+fi
+rm -f "$errf"
 mv "$work" "$tree"
+touch "$tree.done"
 trap - EXIT
 say "--series: $series on $label: ${#names[@]} steps in $tree"
 printf '%s\n%s\n' "$tree" "$fragments"

@@ -14,7 +14,9 @@ set -euo pipefail
 # load and fork yardstick; kernels in a VM and their initramfs; mkswap and
 # swapon, ps for the tests; clang and its runtime for the libFuzzer and
 # TSan builds; GSL for the statistics; zlib for CRC32 and /proc/config.gz
-# (libz.a: the static guest agent). --test adds Chromium, to look at the
+# (libz.a: the static guest agent); bubblewrap and setpriv, the sandbox
+# that strangers' kernel trees and patch series are read and built in,
+# as nobody (kernels/builder.sh). --test adds Chromium, to look at the
 # report as a person does (tests/integration/report_browser.sh), and
 # Python, one of the real programs the recorder's test records
 # (tests/integration/record_replay.sh).
@@ -27,7 +29,7 @@ packages=(
 	stress-ng
 	qemu-system-x86 cpio kmod
 	util-linux gzip procps
-	git
+	git bubblewrap
 	clang libclang-rt-14-dev
 	libgsl-dev zlib1g-dev
 )
