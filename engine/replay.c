@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static double now(void)
 {
@@ -60,6 +61,19 @@ static void census(struct trace_ctx *t, struct replay_census *c)
 	e->ws = saved;
 }
 
+/* This process's resident bytes (statm's second field), 0 when unknown. */
+static size_t resident_bytes(void)
+{
+	FILE *f = fopen("/proc/self/statm", "re");
+	unsigned long size = 0, rss = 0;
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lu %lu", &size, &rss) != 2)
+		rss = 0;
+	fclose(f);
+	return rss * (size_t)sysconf(_SC_PAGESIZE);
+}
+
 int replay_run(const struct rmap_ops *ops, replay_next_fn next, void *arg, const struct replay_opts *o,
 	       struct replay_result *out, char *err, size_t errlen)
 {
@@ -74,7 +88,7 @@ int replay_run(const struct rmap_ops *ops, replay_next_fn next, void *arg, const
 	t.strict = o->strict;
 	double t0 = now();
 	const char *line;
-	unsigned long lineno = 0;
+	unsigned long lineno = 0, since_budget = 0;
 	int rc = 0;
 	while ((line = next(arg, &lineno))) {
 		char msg[200];
@@ -92,6 +106,15 @@ int replay_run(const struct rmap_ops *ops, replay_next_fn next, void *arg, const
 			census(&t, &out->peak);
 		if (o->check && t.ops != ops) /* an operation: not a comment, a blank or a check line */
 			engine_check(&e);
+		size_t rss;
+		if (o->max_bytes && ++since_budget == REPLAY_BUDGET_EVERY &&
+		    (since_budget = 0, rss = resident_bytes()) > o->max_bytes) {
+			snprintf(err, errlen, "%lu: over the memory budget: %zu MiB resident after %llu operations, "
+				 "the budget %zu MiB (--max-mib)", lineno, rss >> 20, (unsigned long long)t.ops,
+				 o->max_bytes >> 20);
+			rc = -1;
+			break;
+		}
 	}
 	if (!rc && e.nr_mapped_pages)
 		census(&t, &out->end);

@@ -33,11 +33,15 @@ typedef const char *(*replay_next_fn)(void *arg, unsigned long *lineno);
 /* Replays the trace on ops, a census after operation census_op (0: none)
  * and one at the end if anything is still mapped; with check, the
  * invariant checker after every operation. 0, or -1 with err "LINE: why"
- * (a malformed or impossible line). Strict (a recorded trace): an
- * operation by a process that does not exist is an error. */
+ * (a malformed or impossible line, or the budget spent). Strict (a
+ * recorded trace): an operation by a process that does not exist is an
+ * error. The budget is the process's resident memory, read every
+ * REPLAY_BUDGET_EVERY lines: what a small file can make a replay take. */
+#define REPLAY_BUDGET_EVERY 256
 struct replay_opts {
 	uint64_t census_op;
 	bool strict, check;
+	size_t max_bytes;  /* > 0: past this much resident memory the replay stops, an error */
 };
 int replay_run(const struct rmap_ops *ops, replay_next_fn next, void *arg, const struct replay_opts *o,
 	       struct replay_result *out, char *err, size_t errlen);

@@ -137,6 +137,12 @@ int trace_exec(struct trace_ctx *t, const char *line, char *err, size_t errlen)
 			 TRACE_MAX_MAP_PAGES);
 		return -1;
 	}
+	/* the pages a fault or walk line touches one by one */
+	bool runs = op[0] == 'w' || op[0] == 'r' || (op[0] == 's' && op[1] == 'w');
+	if (runs && strcmp(op, "reclaim") && a[2] > TRACE_MAX_RUN_PAGES) {
+		snprintf(err, errlen, "%s of %lu pages: at most %lu a line (split the run)", op, a[2], TRACE_MAX_RUN_PAGES);
+		return -1;
+	}
 	struct mm_struct *mm = proc(t, pid);
 	bool creates = !strcmp(op, "spawn");
 	if (!mm && t->strict && !creates) {
@@ -154,7 +160,7 @@ int trace_exec(struct trace_ctx *t, const char *line, char *err, size_t errlen)
 		rc = do_mmap(e, mm, a[1], a[2], flags);
 	} else if (!strcmp(op, "write") || !strcmp(op, "read") || !strcmp(op, "swapin")) {
 		unsigned long len = n == 4 ? a[2] : 1;
-		for (unsigned long i = 0; i < len && i < 4096; i++)
+		for (unsigned long i = 0; i < len; i++)
 			rc |= handle_mm_fault(e, mm, a[1] + i, op[0] == 'w');
 	} else if (!strcmp(op, "fork") || creates) {
 		unsigned long child = a[1];
@@ -196,7 +202,7 @@ int trace_exec(struct trace_ctx *t, const char *line, char *err, size_t errlen)
 	} else if (!strcmp(op, "reclaim")) {
 		shrink_mm(e, mm, a[1], a[2]);
 	} else if (!strcmp(op, "walk")) {
-		for (unsigned long i = 0; i < a[2] && i < 4096; i++) {
+		for (unsigned long i = 0; i < a[2]; i++) {
 			struct pte *p = pte_lookup(mm, a[1] + i);
 			if (p && !p->swap)
 				page_referenced(e, p->page);

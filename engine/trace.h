@@ -20,7 +20,8 @@
  * Process 1 exists at the start; numbers go up to TRACE_PROC_LIMIT - 1
  * and are reused after exit. Addresses are below 2^36 pages (a 48-bit
  * address space of 4 KiB pages); one mmap or mremap moves at most
- * TRACE_MAX_MAP_PAGES. An operation the VM refuses (a fault on an
+ * TRACE_MAX_MAP_PAGES; a write, read, swapin or walk line touches at
+ * most TRACE_MAX_RUN_PAGES (more is an error, never cut). An operation the VM refuses (a fault on an
  * unmapped address, an overlapping mmap) is not an error of the trace: it
  * fails the same way on every design. In a strict trace (a recorded one)
  * an operation by a process that does not exist is an error; in a written
@@ -36,6 +37,7 @@
 #define TRACE_PROC_LIMIT (1UL << 22)
 #define TRACE_ADDR_LIMIT (1UL << 36)
 #define TRACE_MAX_MAP_PAGES (1UL << 26) /* 256 GiB of 4 KiB pages */
+#define TRACE_MAX_RUN_PAGES 4096UL      /* LEN of write, read, swapin, walk */
 
 struct trace_ctx {
 	struct engine *e;
