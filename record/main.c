@@ -128,7 +128,11 @@ int main(int argc, char **argv)
 		  (unsigned long long)st.processes, (unsigned long long)st.forks, (unsigned long long)st.spawns,
 		  (unsigned long long)st.execs, st.live_max, (unsigned long long)st.threads);
 	if (st.skipped_huge)
-		emit_line(&o, "# skipped: %llu mappings larger than 256 GiB", (unsigned long long)st.skipped_huge);
+		emit_line(&o, "# skipped: %llu mappings larger than 256 GiB (each counted once)",
+			  (unsigned long long)st.skipped_huge);
+	if (st.untraced_cleared)
+		emit_line(&o, "# untraced: %llu clone(CLONE_UNTRACED) calls, traced all the same",
+			  (unsigned long long)st.untraced_cleared);
 	uint64_t lines = o.lines;
 	if (emit_close(&o) < 0) {
 		fprintf(stderr, "rmapbench-record: %s: write failed\n", out_path);
@@ -136,9 +140,10 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr,
 		"rmapbench-record: %s: %llu operations, %llu processes (at most %lu at once), %llu stops, "
-		"%llu syncs (%llu samples), %.2f s\n",
+		"%llu syncs (%llu samples, %llu mappings scanned), %.2f s\n",
 		out_path, (unsigned long long)lines, (unsigned long long)st.processes, st.live_max,
-		(unsigned long long)st.stops, (unsigned long long)st.syncs, (unsigned long long)st.samples, st.wall_s);
+		(unsigned long long)st.stops, (unsigned long long)st.syncs, (unsigned long long)st.samples,
+		(unsigned long long)st.scans, st.wall_s);
 	if (st.status < 0)
 		return 2;
 	return WIFEXITED(st.status) ? WEXITSTATUS(st.status) : 128 + WTERMSIG(st.status);

@@ -98,7 +98,7 @@ int maps_read(pid_t tid, unsigned page_shift, unsigned long max_pages, struct an
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)tid);
 	out->n = 0;
-	out->skipped_huge = 0;
+	out->skipped_huge = out->nhuge = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -122,8 +122,11 @@ int maps_read(pid_t tid, unsigned page_shift, unsigned long max_pages, struct an
 			size_t len = nl ? (size_t)(nl - (buf + at)) : have - at;
 			struct anon_map m;
 			if (maps_parse_line(buf + at, len, page_shift, &m) == 1) {
-				if (m.end - m.start > max_pages)
+				if (m.end - m.start > max_pages) {
+					if (out->nhuge < MAPS_HUGE_KEPT)
+						out->huge_start[out->nhuge++] = m.start;
 					out->skipped_huge++;
+				}
 				else if (push(out, &m) < 0) {
 					rc = -1;
 					errno = ENOMEM;

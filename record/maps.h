@@ -16,10 +16,14 @@ struct anon_map {
 	int prot;
 };
 
+#define MAPS_HUGE_KEPT 16
+
 struct anon_maps {
 	struct anon_map *v;
 	size_t n, cap;
 	size_t skipped_huge; /* larger than the trace takes at once */
+	unsigned long huge_start[MAPS_HUGE_KEPT]; /* the first of them: counted once each */
+	size_t nhuge;
 };
 
 /* One line: 1 a private anonymous mapping (into *m), 0 another kind, -1

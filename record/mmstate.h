@@ -24,7 +24,8 @@ struct sync_env {
 	unsigned page_shift;
 	unsigned long max_pages;  /* a larger mapping is skipped (counted) */
 	uint64_t zero_pfn;        /* the shared zero page: a read, not a write */
-	uint64_t skipped_huge, syncs, pages_read;
+	uint64_t skipped_huge, syncs, pages_read, scans;
+	bool no_scan;             /* the kernel has no PAGEMAP_SCAN: ranges are read whole */
 };
 
 /* Compares tid's mappings and frames with what s holds: munmap, mprotect

@@ -48,6 +48,7 @@ struct task {
 	long sys_nr;             /* the mm call it is in, until its exit stop */
 	unsigned long args[6];
 	unsigned long clone_flags;
+	uint64_t ran_ns;         /* its run time at the last sample that read it */
 };
 
 struct tracer {
@@ -78,7 +79,12 @@ static int install_filter(void)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		TRACE(SYS_clone, STOP_FORK),
-		TRACE(SYS_clone3, STOP_FORK),
+		/* clone3's flags are in memory that another thread may change
+		 * between our look and the kernel's: refused as a kernel without
+		 * it refuses it, and glibc falls back to clone, whose flags are
+		 * in a register */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
 		TRACE(SYS_fork, STOP_FORK),
 		TRACE(SYS_vfork, STOP_FORK),
 		TRACE(SYS_mprotect, STOP_MM_RANGE),
@@ -223,10 +229,14 @@ static void on_seccomp(struct tracer *t, struct task *k, unsigned long what)
 	unsigned long args[6] = { r.rdi, r.rsi, r.rdx, r.r10, r.r8, r.r9 };
 	if (what == STOP_FORK) {
 		k->clone_flags = nr == SYS_vfork ? CLONE_VM | CLONE_VFORK : nr == SYS_fork ? 0 : args[0];
-		if (nr == SYS_clone3) { /* flags: the first field of struct clone_args */
-			errno = 0;
-			long v = ptrace(PTRACE_PEEKDATA, k->tid, args[0], 0);
-			k->clone_flags = errno ? 0 : (unsigned long)v;
+		if (nr == SYS_clone && (args[0] & CLONE_UNTRACED)) {
+			/* a child we would not follow, running on after record:
+			 * traced like any other, or the caller does not go on */
+			r.rdi &= ~(unsigned long)CLONE_UNTRACED;
+			k->clone_flags &= ~(unsigned long)CLONE_UNTRACED;
+			if (ptrace(PTRACE_SETREGS, k->tid, 0, &r) < 0)
+				kill(k->tid, SIGKILL);
+			t->st->untraced_cleared++;
 		}
 		/* the parent's writes so far come before the child's copy */
 		if (!(k->clone_flags & CLONE_VM))
@@ -363,6 +373,23 @@ static void on_exec_event(struct tracer *t, struct task *k)
 	mm_sync(&t->env, &p->mm, k->tid, true);
 }
 
+/* The time task tid has run, in ns (/proc/TID/schedstat's first field),
+ * or 0 when it cannot be read. */
+static uint64_t task_ran_ns(pid_t tid)
+{
+	char path[64], buf[96];
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	return strtoull(buf, NULL, 10);
+}
+
 /* Every running process synced without stopping it: a process that
  * writes its memory and makes no system call (a COW storm between a fork
  * and an exit) is seen while it runs, not only at its exit. Root reads a
@@ -374,6 +401,13 @@ static void sample_all(struct tracer *t)
 		struct task *k = t->tasks[i];
 		if (!k || !k->known || !live(k->p) || k->p->sampled == t->samples)
 			continue;
+		/* a task that has not run since the last sample wrote nothing:
+		 * a sleeping server's workers cost a read of schedstat, not of
+		 * their page tables */
+		uint64_t ran = task_ran_ns(k->tid);
+		if (ran && ran == k->ran_ns)
+			continue;
+		k->ran_ns = ran;
 		k->p->sampled = t->samples;
 		mm_sync(&t->env, &k->p->mm, k->tid, true);
 	}
@@ -550,6 +584,7 @@ int record_run(char *const argv[], struct emit *out, long sample_ms, struct reco
 	st->syncs = t.env.syncs;
 	st->pages_read = t.env.pages_read;
 	st->skipped_huge = t.env.skipped_huge;
+	st->scans = t.env.scans;
 	st->samples = t.samples;
 	for (size_t i = 0; i < t.ntasks_cap; i++)
 		free(t.tasks[i]);

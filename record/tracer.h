@@ -12,6 +12,8 @@
 
 struct record_stats {
 	uint64_t processes, forks, spawns, execs, threads, stops, syncs, pages_read, skipped_huge, samples;
+	uint64_t scans;            /* mappings read by PAGEMAP_SCAN, not whole */
+	uint64_t untraced_cleared; /* clone(CLONE_UNTRACED) calls made traced */
 	unsigned long live_max;
 	int status;              /* CMD's wait status */
 	double wall_s;
