@@ -120,7 +120,19 @@ static int check_ours(struct db *db, char *err, size_t errlen)
 	sqlite3_finalize(st);
 	if (app < 0 || version < 0 || tables < 0)
 		return fail(db, err, errlen, "reading its header");
-	if ((app && app != DB_APPLICATION_ID) || (!app && !version && tables)) {
+	/* a file of before application_id, or another program's that sets a
+	 * user_version too: ours only if it has our tables */
+	int ours_tables = 0;
+	if (!app && version > 0 &&
+	    sqlite3_prepare_v2(db->h,
+			       "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('runs', 'points', "
+			       "'results')",
+			       -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			ours_tables = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+	}
+	if ((app && app != DB_APPLICATION_ID) || (!app && !version && tables) || (!app && version > 0 && ours_tables < 3)) {
 		snprintf(err, errlen, "%s: an SQLite database of another program (application_id %d, %d tables): "
 			 "refused, untouched", db->path, app, tables);
 		return -1;
@@ -429,13 +441,45 @@ out:
 	return rc;
 }
 
-int db_merge(struct db *db, const char *other, int *added, char *err, size_t errlen)
+/* What a merge reads of the other database: each must be a table, not a
+ * view (a recursive one spins) of the same name. */
+static const char *const merged_tables[] = { "runs", "points", "results", "unavailable", "point_attrs", "baselines" };
+
+static int other_tables_are_tables(struct db *db, const char *other, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(merged_tables); i++) {
+		sqlite3_stmt *st;
+		const char *type = NULL;
+		if (sqlite3_prepare_v2(db->h, "SELECT type FROM other.sqlite_master WHERE name = ?", -1, &st, NULL) !=
+		    SQLITE_OK)
+			return fail(db, err, errlen, "reading the other database's schema");
+		sqlite3_bind_text(st, 1, merged_tables[i], -1, SQLITE_STATIC);
+		int rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
+			type = (const char *)sqlite3_column_text(st, 0);
+		bool table = type && !strcmp(type, "table");
+		sqlite3_finalize(st);
+		if (!table) {
+			snprintf(err, errlen, "%s: its '%s' is not a table: refused, nothing merged", other,
+				 merged_tables[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int db_merge(struct db *db, const char *other, int *added, int *pins, char *err, size_t errlen)
 {
 	struct db o;
-	*added = 0;
+	*added = *pins = 0;
 	if (db_open_readonly(other, &o, err, errlen) < 0) /* ours, and at our version */
 		return -1;
 	db_close(&o);
+	/* the other file's schema is outside bytes: nothing in it (a view, a
+	 * trigger, a default) may call a function with side effects, and
+	 * SQLite refuses what could corrupt a file on purpose */
+	sqlite3_db_config(db->h, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(db->h, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db->h, "ATTACH DATABASE ? AS other", -1, &st, NULL) != SQLITE_OK)
 		return fail(db, err, errlen, "attaching the other database");
@@ -444,8 +488,18 @@ int db_merge(struct db *db, const char *other, int *added, char *err, size_t err
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return fail(db, err, errlen, "attaching the other database");
+	if (sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+		fail(db, err, errlen, "merging");
+		sqlite3_exec(db->h, "DETACH DATABASE other", NULL, NULL, NULL);
+		return -1;
+	}
+	/* checked inside the transaction: the schema read is the one merged */
+	if (other_tables_are_tables(db, other, err, errlen) < 0) {
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+		sqlite3_exec(db->h, "DETACH DATABASE other", NULL, NULL, NULL);
+		return -1;
+	}
 	static const char *const steps[] = {
-		"BEGIN IMMEDIATE",
 		"CREATE TEMP TABLE run_map (old_id INTEGER PRIMARY KEY, uuid TEXT NOT NULL, new_id INTEGER)",
 		"INSERT INTO run_map (old_id, uuid) SELECT id, uuid FROM other.runs "
 		"WHERE uuid IS NOT NULL AND uuid NOT IN (SELECT uuid FROM main.runs WHERE uuid IS NOT NULL)",
@@ -477,8 +531,10 @@ int db_merge(struct db *db, const char *other, int *added, char *err, size_t err
 			sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
 			goto out;
 		}
-		if (i == 3)
+		if (i == 2)
 			*added = sqlite3_changes(db->h);
+		if (i == ARRAY_SIZE(steps) - 1) /* a baseline pin: it decides what nights are judged against */
+			*pins = sqlite3_changes(db->h);
 	}
 	if (sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
 		fail(db, err, errlen, "merging");

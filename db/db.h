@@ -56,8 +56,10 @@ int db_point_record(struct db *db, int64_t run_id, const struct point_rec *p, co
  * version) that this one lacks, by their uuid, with their points, results,
  * unavailable metrics, attributes and baselines, in one transaction: a
  * run is never duplicated, and a failed merge changes nothing. How many
- * runs were added into *added. */
-int db_merge(struct db *db, const char *other, int *added, char *err, size_t errlen);
+ * runs were added into *added, how many baseline pins it brought into
+ * *pins. OTHER is outside bytes: read with SQLITE_DBCONFIG_DEFENSIVE and
+ * trusted_schema off, and each table it reads must be a table. */
+int db_merge(struct db *db, const char *other, int *added, int *pins, char *err, size_t errlen);
 /* Deletes the runs that started more than keep_days ago, except the
  * keep_last newest, a pinned baseline, and the baseline any kept nightly
  * run is judged against (the last nightly of its suite and machine that

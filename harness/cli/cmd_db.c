@@ -59,18 +59,21 @@ int cmd_db(int argc, char **argv, const char *db_path)
 		return 2;
 	int rc = 0;
 	for (int i = 1; i < argc; i++) {
-		int added;
+		int added, pins;
 		if (!strcmp(argv[i], db_path)) {
 			rb_error("db merge: %s is the database itself", argv[i]);
 			rc = 2;
 			break;
 		}
-		if (db_merge(&db, argv[i], &added, err, sizeof(err)) < 0) {
+		if (db_merge(&db, argv[i], &added, &pins, err, sizeof(err)) < 0) {
 			rb_error("db merge: %s", err);
 			rc = 2;
 			break;
 		}
 		printf("%s: %d runs added to %s\n", argv[i], added, db_path);
+		if (pins)
+			printf("%s: brought %d baseline pins: they decide what the nightly judges against "
+			       "(rmapbench baseline show)\n", argv[i], pins);
 	}
 	db_close(&db);
 	return rc;

@@ -99,4 +99,34 @@ assert vals and all(v is None for v in vals), vals
 assert any(r["workload"].endswith("</b>\ufffd") for r in d["results"]), d["results"][0]["workload"]
 PY
 "$BIN" --db "$hdb" export 2 --format csv | grep -q ",\"'=HYPERLINK(\"\"x\"\")\"," || fail "a formula reached the CSV as one"
-echo "concurrent creation, foreign databases, read-only filesystems, an empty path: all handled"
+# A merged database is outside bytes: a 'runs' that is a recursive VIEW
+# (it spun forever) is refused by name, nothing merged; a baseline pin it
+# brings is said; a foreign file with user_version 1 is refused untouched,
+# its journal mode included.
+mdb=$tmp/merge/main.db
+mkdir -p "$tmp/merge"
+"$BIN" --db "$mdb" engine walkcost --variant avc --children 4 --pages 2 >/dev/null 2>&1 || fail "walkcost into main"
+odb=$tmp/merge/other.db
+"$BIN" --db "$odb" engine walkcost --variant legacy --children 4 --pages 2 >/dev/null 2>&1 || fail "walkcost into other"
+vdb=$tmp/merge/view.db
+cp "$odb" "$vdb"
+sql "$vdb" "ALTER TABLE runs RENAME TO runs_real; CREATE VIEW runs AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x AS id FROM c" >/dev/null
+before=$(sql "$mdb" "select count(*) from runs")
+timeout 60 "$BIN" --db "$mdb" db merge "$vdb" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[[ $rc == 2 ]] || fail "a database whose runs is a recursive view: exit $rc, not 2 ($(cat "$tmp/err"))"
+grep -q "view.db: its 'runs' is not a table: refused, nothing merged" "$tmp/err" || fail "view: $(cat "$tmp/err")"
+[[ $(sql "$mdb" "select count(*) from runs") == "$before" ]] || fail "a refused merge changed the database"
+uuid=$(sql "$odb" "select uuid from runs limit 1")
+sql "$odb" "INSERT INTO baselines (suite, fingerprint, run_uuid, set_at) VALUES ('ci', 'x', '$uuid', 'now')" >/dev/null ||
+	fail "cannot pin a baseline in the other database"
+"$BIN" --db "$mdb" db merge "$odb" >"$tmp/out" 2>"$tmp/err" || fail "merge: $(cat "$tmp/err")"
+grep -q "other.db: brought 1 baseline pins" "$tmp/out" || fail "the merge did not say it brought a pin: $(cat "$tmp/out")"
+fdb=$tmp/merge/foreign.db
+sql "$fdb" "CREATE TABLE notes (x); PRAGMA user_version = 1" >/dev/null
+sum=$(sha256sum <"$fdb")
+"$BIN" --db "$fdb" runs >"$tmp/out" 2>"$tmp/err" && fail "a foreign database with user_version 1 was read"
+grep -q "an SQLite database of another program" "$tmp/err" || fail "foreign: $(cat "$tmp/err")"
+[[ $(sha256sum <"$fdb") == "$sum" && ! -e "$fdb-wal" && $(sql "$fdb" "PRAGMA journal_mode") == delete ]] ||
+	fail "a foreign database was switched to WAL before it was refused"
+echo "concurrent creation, foreign databases, read-only filesystems, an empty path, hostile merges: all handled"
