@@ -109,7 +109,7 @@ help:
 	@echo "make test         every test, ending in 'N passed, N failed'"
 	@echo "make test-kernels build legacy-anon-vma (cached), then compare it with stock in QEMU; a git tree's commits built incrementally and compared"
 	@echo "make test-bisect  bisect a git history over linux-source-6.1 to the commit with 2.6.33's rules, twice (once interrupted), and a patch series"
-	@echo "make bench-record what recording (make, bash) and replaying (a million operations) cost here: a dated record in docs/results/"
+	@echo "make bench-record what recording (make, bash, a PostgreSQL server under pgbench -C) and replaying cost here: a dated record in docs/results/"
 	@echo "make check-10k    a 10,000-user aim7 point, then check nothing is left"
 	@echo "make fuzz         10M differential engine operations, 10M under ENOMEM, hunts for avc-rc's faults, libFuzzer on traces and every parser"
 	@echo "make clean        remove build/"
@@ -243,6 +243,7 @@ test-bisect: all
 	@tests/kernels/bisect.sh
 
 bench-record: all
+	@scripts/deps.sh --bench
 	@scripts/bench-record.sh
 
 check-10k: all $(B)/asan/rmapbench

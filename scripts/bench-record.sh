@@ -4,6 +4,8 @@
 #   - record's cost: make -j2 of a small C project (clean each time) and a
 #     bash loop of 1,000 subshells, each plain and under `rmapbench record`,
 #     alternating, 5 times; the median ratio (issue 32 asks at most 3x)
+#   - the same for a fork-per-connection server under its own benchmark:
+#     PostgreSQL under pgbench -C (scripts/bench-record-server.sh)
 #   - replay's speed: a trace of about a million operations (a bash loop
 #     of 52,000 subshells, recorded) replayed on the four designs into a
 #     database, its replay_s per design there
@@ -49,6 +51,7 @@ for name in make bash; do
 	rows+=$(printf '| %s | %.3f s | %.3f s | %.2fx | %s |\n' "$name" "$(med "${plain[@]}")" "$(med "${rec[@]}")" \
 		"$(med "${ratios[@]}")" "$(printf '%.2f ' "${ratios[@]}")")$'\n'
 done
+server=$(scripts/bench-record-server.sh 5)
 # about a million operations of a real program: a bash loop of 52,000
 # subshells, recorded
 s=$(now)
@@ -100,6 +103,8 @@ side=$(sqlite3 -batch "$D/a.db" "attach '$D/e.db' as e;
 	printf '%s' "$rows"
 	echo
 	echo "make: \`make -s -j2\` of 9 C files, clean each time; bash: \`bash -c 'for i in \$(seq 1000); do (true); done'\`."
+	echo
+	echo "$server"
 	echo
 	echo "## Replay's speed"
 	echo

@@ -39,8 +39,9 @@ for a in "$@"; do
 	case $a in
 	--kernels) packages+=(linux-source-6.1 flex bison bc libelf-dev libssl-dev xz-utils patch ccache git) ;;
 	--test) packages+=(chromium python3) ;;
+	--bench) packages+=(postgresql) ;; # make bench-record: a fork-per-connection server and pgbench
 	--check) check=1 ;; # say what is missing, install nothing
-	*) echo "rmapbench: deps.sh: unknown option '$a' (--kernels, --test, --check)" >&2; exit 2 ;;
+	*) echo "rmapbench: deps.sh: unknown option '$a' (--kernels, --test, --bench, --check)" >&2; exit 2 ;;
 	esac
 done
 

@@ -119,7 +119,7 @@ head -c $(($(stat -c %s bash.trace.gz) / 2)) bash.trace.gz >cut.trace.gz
 expect 2 "cut.trace.gz: truncated" "$BIN" --db "$db" replay cut.trace.gz
 head -n 200 bash.trace >cut.trace
 expect 2 "cut.trace:200: truncated: no '# end' line" "$BIN" --db "$db" replay cut.trace
-{ head -n 9 bash.trace; echo "write 9 100 2"; } >early.trace
+{ head -n 9 bash.trace; echo "write 9 100 2"; echo "# end: cut by hand"; } >early.trace
 expect 2 "early.trace:10: write: process 9 does not exist" "$BIN" --db "$db" replay early.trace
 printf '# rmapbench-trace 2\nmmap 1 100 1000000000 rw\n# end:\n' >huge.trace
 expect 2 "huge.trace:2: mmap of 1000000000 pages: at most 67108864" "$BIN" --db "$db" replay huge.trace
