@@ -2,7 +2,9 @@
  * engine on a simulated machine in virtual time, with the same protocol
  * as a real point. The walk's cost comes from a calibration of a real
  * kernel (calibrate-walk), never a number of ours: the config's file,
- * else this host's, measured once. */
+ * else this host's (calibrate-walk keeps it beside the database), else
+ * the shipped reference, said on the run. */
+#define SHIPPED_WALK_CALIBRATION "paper-2010-walk.tsv"
 #include "config.h"
 #include "db.h"
 #include "external.h"
@@ -13,15 +15,33 @@
 #include "util.h"
 #include "walk_calib.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The reference that ships with rmapbench (configs/, as paper-2010.conf
+ * names it): the same answer on any machine. */
+static int shipped_calibration(struct walk_calib *wc, char *path, size_t plen, char *err, size_t errlen)
+{
+	char dir[512];
+	if (rb_source_dir("RMAPBENCH_CONFIGS", "configs", SHIPPED_WALK_CALIBRATION, dir, sizeof(dir)) < 0) {
+		snprintf(err, errlen, "none kept beside the database, and the shipped %s is missing",
+			 SHIPPED_WALK_CALIBRATION);
+		return -1;
+	}
+	snprintf(path, plen, "%s/%s", dir, SHIPPED_WALK_CALIBRATION);
+	if (walk_calib_load(path, wc, err, errlen) < 0)
+		return -1;
+	return wc->ncurve ? 0 : -1;
+}
 
 static int engine_walk_cost(struct point_env *env, const char *db_path)
 {
 	const struct config *cfg = env->cfg;
 	struct walk_calib wc = { 0 };
 	char path[600], err[600];
+	bool shipped = false;
 	if (config_param(cfg, "sim_vma_ns") || config_param(cfg, "sim_walk_curve"))
 		return 0; /* the config's own */
 	if (cfg->walk_calibration[0]) { /* a shipped calibration: the same answer on any machine */
@@ -34,17 +54,27 @@ static int engine_walk_cost(struct point_env *env, const char *db_path)
 			return -1;
 		}
 		snprintf(path, sizeof(path), "%s", cfg->walk_calibration);
-	} else if (walk_calib_ensure(db_path, &wc, path, sizeof(path)) < 0) {
-		rb_error("%s: target engine needs the running kernel's walk cost, and it could not be measured "
-			 "(above); set sim_vma_ns to run without it",
-			 cfg->path);
-		return -1;
+	} else if (walk_calib_kept(db_path, &wc, path, sizeof(path), err, sizeof(err)) < 0) {
+		/* no calibration of this host: the shipped one, said on the run.
+		 * Measuring here would fail on a busy machine (its rounds
+		 * disagree) and takes minutes; calibrate-walk is for that. */
+		if (shipped_calibration(&wc, path, sizeof(path), err, sizeof(err)) < 0) {
+			rb_error("%s: target engine needs a walk cost: %s; measure this host's with `rmapbench "
+				 "calibrate-walk`, or set sim_vma_ns",
+				 cfg->path, err);
+			return -1;
+		}
+		fprintf(stderr, "target engine: no walk calibration of this host: using the shipped reference %s "
+				"(measured on %s); `rmapbench calibrate-walk` measures this host's\n",
+			path, wc.release);
+		shipped = true;
 	}
 	if (walk_calib_curve_text(&wc, env->walk_curve, sizeof(env->walk_curve)) < 0)
 		env->walk_curve[0] = 0;
 	env->vma_ns = wc.vma_ns;
-	snprintf(env->walk_cost_source, sizeof(env->walk_cost_source), "%s: %d walk lengths up to %ld VMAs, measured on %s",
-		 path, wc.ncurve, wc.ncurve ? wc.curve[wc.ncurve - 1].n : 0L, wc.release);
+	snprintf(env->walk_cost_source, sizeof(env->walk_cost_source), "%s%s: %d walk lengths up to %ld VMAs, measured on %s",
+		 shipped ? "the shipped reference " : "", path, wc.ncurve, wc.ncurve ? wc.curve[wc.ncurve - 1].n : 0L,
+		 wc.release);
 	return 0;
 }
 

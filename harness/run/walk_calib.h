@@ -69,8 +69,9 @@ int walk_calibrate(const char *dir, const struct walk_calib_plan *plan, struct w
 /* walk_calibrate beside the database, recorded as a run and kept in its
  * WALK_CALIB_FILE; progress and the result to out; -1 said on stderr. */
 int walk_calib_keep(const char *db_path, const struct walk_calib_plan *plan, struct walk_calib *c, FILE *out);
-/* The kept calibration, measured first when there is none. */
-int walk_calib_ensure(const char *db_path, struct walk_calib *c, char *path, size_t plen);
+/* The calibration kept beside the database (calibrate-walk's), with its
+ * path: 0, or -1 with why (none, or one too old to use). */
+int walk_calib_kept(const char *db_path, struct walk_calib *c, char *path, size_t plen, char *why, size_t wlen);
 
 /* What each process of the family but the last does to [r, r + len): the
  * family's pages dropped, the zero page read in their place, so that a

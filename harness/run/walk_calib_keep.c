@@ -126,23 +126,19 @@ int walk_calib_keep(const char *db_path, const struct walk_calib_plan *plan, str
 	return 0;
 }
 
-int walk_calib_ensure(const char *db_path, struct walk_calib *c, char *path, size_t plen)
+int walk_calib_kept(const char *db_path, struct walk_calib *c, char *path, size_t plen, char *why, size_t wlen)
 {
-	char err[600];
-	if (results_path(db_path, WALK_CALIB_FILE, path, plen) < 0)
+	if (results_path(db_path, WALK_CALIB_FILE, path, plen) < 0) {
+		snprintf(why, wlen, "no folder for it beside the database");
 		return -1;
-	if (walk_calib_load(path, c, err, sizeof(err)) == 0) {
-		if (c->ncurve && c->others_mapped)
-			return 0;
-		snprintf(err, sizeof(err), "%s %s", path,
-			 !c->ncurve ? "has no curve: it predates walks charged by their length"
-				    : "was measured with the other processes' ptes dropped, whose pte tables "
-				      "a kernel since 6.14 frees: walks cheaper than 2.6.33's");
 	}
-	fprintf(stderr, "no walk calibration yet (%s): measuring the walk's cost on this kernel first\n", err);
-	struct walk_calib_plan plan;
-	walk_calib_default_plan(&plan);
-	if (walk_calib_keep(db_path, &plan, c, stderr) < 0)
+	if (walk_calib_load(path, c, why, wlen) < 0)
 		return -1;
-	return walk_calib_load(path, c, err, sizeof(err)) == 0 ? 0 : -1;
+	if (c->ncurve && c->others_mapped)
+		return 0;
+	snprintf(why, wlen, "%s %s", path,
+		 !c->ncurve ? "has no curve: it predates walks charged by their length"
+			    : "was measured with the other processes' ptes dropped, whose pte tables "
+			      "a kernel since 6.14 frees: walks cheaper than 2.6.33's");
+	return -1;
 }
