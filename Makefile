@@ -204,10 +204,12 @@ $(B)/fuzz/%_fuzzer: tests/fuzz/%_fuzzer.c tests/fuzz/fuzz.h $(call cli_libs,fuzz
 	clang $(CSTD) $(WARN) $(FUZZFLAGS) -fsanitize=fuzzer $(ALL_INC) -Itests/fuzz -o $@ $< $(call cli_libs,fuzz/obj) $(LIBS)
 
 # The bootstrap runs first, so that a fresh machine has the headers before
-# anything compiles.
+# anything compiles; then every flavour is built once, on every CPU, and
+# tests/run-all.sh runs the tests in two lanes (its header says how).
+NPROC := $(shell nproc 2>/dev/null || echo 2)
 test:
 	@scripts/deps.sh --test
-	@$(MAKE) --no-print-directory -s all $(B)/asan/rmapbench $(B)/asan/rmapbench-load $(B)/asan/rmapbench-sim \
+	@$(MAKE) --no-print-directory -s -j$(NPROC) all $(B)/asan/rmapbench $(B)/asan/rmapbench-load $(B)/asan/rmapbench-sim \
 		$(B)/asan/rmapbench-record $(UNIT_BIN) $(B)/fuzz/trace_fuzzer \
 		$(PARSER_FUZZ_BIN) $(B)/tests/tsan_threads
 	@tests/run-all.sh $(UNIT_BIN) $(B)/tests/tsan_threads

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# concurrent: reads README.md and docs/ only
 # Every measured figure in README.md and docs/ (outside docs/results/)
 # sits in a paragraph that links the record that measured it, and every
 # record names its revision and command. A figure is a number with a unit

@@ -1,3 +1,4 @@
+# concurrent: engine commands into its own databases: no run lock, no cgroup
 # The engine from the command line: exit codes (0 clean, 3 fault, 2 usage),
 # --json, fault reports, replay of a trace file, and the engine-target runs
 # it records.

@@ -1,3 +1,4 @@
+# concurrent: the engine's fuzzer in-process
 # The fuzzer hunting one fault kind: it finds avc-rc's dangling anon_vma
 # (the 2.6.34-rc oops) from random operations, without the scenario's
 # sequence; its trace replays to the same fault on avc-rc and is clean on

@@ -1,3 +1,4 @@
+# concurrent: the engine's fuzzers in-process
 # The differential fuzzer and the known finding: with seed 2026 the random
 # operations reach engine/findings/mremap-merge-unfaulted-prev after about
 # 216,000 operations. By default that is counted and every machine restarts

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# concurrent: libFuzzer on the parsers, in-process
 # libFuzzer over every parser of outside bytes, briefly (make fuzz runs
 # them for longer): guest frames, the console, workload output, stress-ng's
 # YAML, configs, kernel recipes, cache metadata, the walk calibration, an

@@ -1,3 +1,4 @@
+# concurrent: libFuzzer on traces, in-process
 # The libFuzzer target over the trace parser: a fixed seed and number of
 # runs (the inputs still differ a little between runs, with the coverage
 # each sees), from the scenario traces (make fuzz runs it for longer). An

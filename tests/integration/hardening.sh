@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# concurrent: reads the built binaries
 # Every binary we ship is built hardened: a stack protector and fortified
 # libc calls in all of them, and the dynamic ones (the CLI, the
 # benchmarks, the recorder, which runs as root) position-independent with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# concurrent: builds into its own kernel cache, as nobody in a sandbox
 # Strangers' code: a kernel tree, its .git/ and a patch series are built
 # by the unprivileged builder, never by root. A fake "kernel" tree (a
 # Makefile that makes a bzImage-shaped file) whose Makefile, fsmonitor,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# concurrent: reads the sources and objects
 # The layering: every #include "x.h" of a layer's folder names a header of
 # that folder or of a folder the Makefile's LAYER_INC table lets it include
 # (make print-layers), never a path with "..". No include circle inside a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# concurrent: builds a copy of the tree in its own folder
 # The build is incremental, in a copy of the tree: a second make does
 # nothing, and touching one engine file recompiles that file alone and
 # relinks only the binaries that hold the engine (the CLI and the

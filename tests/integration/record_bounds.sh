@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# concurrent: records its own small programs
 # Nothing the recorded program starts escapes `record`, and a sparse
 # mapping costs what it holds: a child made with clone(CLONE_UNTRACED) is
 # traced all the same and gone when record returns; a 128 GiB mapping

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# concurrent: replays into its own database: no run lock, no cgroup
 # A trace cannot eat the machine or pass for what it is not: a replay has
 # a memory budget and stops with the design, the line and the figure; a
 # trace is read once, bounded, and must end with '# end' whatever its
