@@ -150,9 +150,20 @@ static void find_drifts(struct comparison *c, const int *deferred, int nd)
 	free(ratio);
 }
 
-int compare_sides(const struct side *a, const struct side *b, struct comparison *out)
+/* What the phases of compare_sides hand on: the rows tested (their p in
+ * order) and the rows whose test waits for their metric's drift. */
+struct work {
+	const struct side *a, *b;
+	struct comparison *out;
+	bool exact;                /* both sides' runs are the engine's */
+	double *p;
+	int *tested, nt;
+	int *deferred, nd;
+};
+
+/* Gather: every (workload, users, metric) either side has, a row each. */
+static int gather(const struct side *a, const struct side *b, struct comparison *out)
 {
-	memset(out, 0, sizeof(*out));
 	const struct side *sides[2] = { a, b };
 	for (int s = 0; s < 2; s++)
 		for (int i = 0; i < sides[s]->nruns; i++) {
@@ -162,51 +173,60 @@ int compare_sides(const struct side *a, const struct side *b, struct comparison 
 				return -1;
 			}
 		}
-	int exact = all_engine(a) && all_engine(b);
-	double *p = malloc((size_t)(out->n ? out->n : 1) * sizeof(double));
-	int *tested = malloc((size_t)(out->n ? out->n : 1) * sizeof(int)), nt = 0;
-	int *deferred = malloc((size_t)(out->n ? out->n : 1) * sizeof(int)), nd = 0;
+	return 0;
+}
+
+/* A row one side lacks: said so, with the reason the other recorded. */
+static void only_one_side(struct work *w, struct verdict_row *r, double *va, int na, double *vb, int nb)
+{
+	r->kind = !na ? V_ONLY_B : V_ONLY_A;
+	const struct side *missing = !na ? w->a : w->b;
+	char why[200] = "";
+	for (int k = 0; k < missing->nruns && !why[0]; k++)
+		db_unavailable_reason(missing->db, missing->runs[k], r->metric, why, sizeof(why));
+	snprintf(r->note, sizeof(r->note), "%s %s", why[0] ? "unavailable there:" : "not measured there", why);
+	if (na)
+		r->median_a = median(va, na);
+	if (nb)
+		r->median_b = median(vb, nb);
+}
+
+/* The engine's exact counts: the same or not, no test. */
+static void exact_counts(struct verdict_row *r, const struct metric_rule *rule, const double *va, int na,
+			 const double *vb, int nb)
+{
+	r->exact = true;
+	int differ = na != nb;
+	for (int k = 0; k < na && !differ; k++)
+		differ = va[k] != vb[k];
+	r->shift = r->median_b - r->median_a;
+	r->kind = differ ? directed(rule->better, r->shift) : V_SAME;
+	snprintf(r->note, sizeof(r->note), "exact counts: %s", differ ? "they differ" : "identical");
+}
+
+/* Classify: each row only on one side, exact, too few to test, tested
+ * now, or deferred until its metric's drift is known. */
+static int classify(struct work *w)
+{
 	static double va[MAX_VALUES], vb[MAX_VALUES];
-	if (!p || !tested || !deferred)
-		abort();
-	for (int i = 0; i < out->n; i++) {
-		struct verdict_row *r = &out->rows[i];
+	for (int i = 0; i < w->out->n; i++) {
+		struct verdict_row *r = &w->out->rows[i];
 		const struct metric_rule *rule = metric_rule(r->metric);
-		int na = r->na ? values_of(a, r, va, MAX_VALUES) : 0;
-		int nb = r->nb ? values_of(b, r, vb, MAX_VALUES) : 0;
-		if (na < 0 || nb < 0) {
-			free(p);
-			free(tested);
-			free(deferred);
+		int na = r->na ? values_of(w->a, r, va, MAX_VALUES) : 0;
+		int nb = r->nb ? values_of(w->b, r, vb, MAX_VALUES) : 0;
+		if (na < 0 || nb < 0)
 			return -1;
-		}
 		r->na = na;
 		r->nb = nb;
 		if (!na || !nb) {
-			r->kind = !na ? V_ONLY_B : V_ONLY_A;
-			const struct side *missing = !na ? a : b;
-			char why[200] = "";
-			for (int k = 0; k < missing->nruns && !why[0]; k++)
-				db_unavailable_reason(missing->db, missing->runs[k], r->metric, why, sizeof(why));
-			snprintf(r->note, sizeof(r->note), "%s %s", why[0] ? "unavailable there:" : "not measured there",
-				 why);
-			if (na)
-				r->median_a = median(va, na);
-			if (nb)
-				r->median_b = median(vb, nb);
+			only_one_side(w, r, va, na, vb, nb);
 			continue;
 		}
 		r->median_a = median(va, na);
 		r->median_b = median(vb, nb);
 		r->change = r->median_a != 0 ? (r->median_b - r->median_a) / fabs(r->median_a) : 0;
-		if (exact && rule->exact) {
-			r->exact = true;
-			int differ = na != nb;
-			for (int k = 0; k < na && !differ; k++)
-				differ = va[k] != vb[k];
-			r->shift = r->median_b - r->median_a;
-			r->kind = differ ? directed(rule->better, r->shift) : V_SAME;
-			snprintf(r->note, sizeof(r->note), "exact counts: %s", differ ? "they differ" : "identical");
+		if (w->exact && rule->exact) {
+			exact_counts(r, rule, va, na, vb, nb);
 			continue;
 		}
 		/* A row whose sample sizes cannot reach the level at all is
@@ -220,50 +240,57 @@ int compare_sides(const struct side *a, const struct side *b, struct comparison 
 			continue;
 		}
 		if (rule->drifts) { /* tested once the drift of its metric is known */
-			deferred[nd++] = i;
+			w->deferred[w->nd++] = i;
 			continue;
 		}
 		test_row(r, va, na, vb, nb);
-		p[nt] = r->p;
-		tested[nt++] = i;
+		w->p[w->nt] = r->p;
+		w->tested[w->nt++] = i;
 	}
-	find_drifts(out, deferred, nd);
-	for (int k = 0; k < nd; k++) {
-		int i = deferred[k];
-		struct verdict_row *r = &out->rows[i];
+	return 0;
+}
+
+/* Test: the deferred rows, B's drift of their metric taken off. */
+static int test_deferred(struct work *w)
+{
+	static double va[MAX_VALUES], vb[MAX_VALUES];
+	find_drifts(w->out, w->deferred, w->nd);
+	for (int k = 0; k < w->nd; k++) {
+		int i = w->deferred[k];
+		struct verdict_row *r = &w->out->rows[i];
 		/* fetched again rather than kept: a few dozen benchmark rows */
-		int na = values_of(a, r, va, MAX_VALUES), nb = values_of(b, r, vb, MAX_VALUES);
-		if (na < 0 || nb < 0) {
-			free(p);
-			free(tested);
-			free(deferred);
+		int na = values_of(w->a, r, va, MAX_VALUES), nb = values_of(w->b, r, vb, MAX_VALUES);
+		if (na < 0 || nb < 0)
 			return -1;
-		}
-		const struct drift *d = drift_of(out, r->metric);
+		const struct drift *d = drift_of(w->out, r->metric);
 		if (d) {
-			for (int k = 0; k < nb; k++)
-				vb[k] /= d->ratio;
+			for (int j = 0; j < nb; j++)
+				vb[j] /= d->ratio;
 			r->change = r->median_a != 0 ? (r->median_b / d->ratio - r->median_a) / fabs(r->median_a) : 0;
 		}
 		test_row(r, va, na, vb, nb);
-		p[nt] = r->p;
-		tested[nt++] = i;
+		w->p[w->nt] = r->p;
+		w->tested[w->nt++] = i;
 	}
-	free(deferred);
-	/* Two families for the correction: rows of metrics with a better
-	 * direction (the ones that can be regressions) and the rest (which
-	 * can only be "changed"): counters that can never be a regression do
-	 * not dilute the test of those that can. */
-	double *q = malloc((size_t)(nt ? nt : 1) * sizeof(double));
-	double *fp = malloc((size_t)(nt ? nt : 1) * sizeof(double)), *fq = malloc((size_t)(nt ? nt : 1) * sizeof(double));
-	int *fi = malloc((size_t)(nt ? nt : 1) * sizeof(int));
-	if (!q || !fp || !fq || !fi)
+	return 0;
+}
+
+/* Correct: Benjamini-Hochberg in two families, the rows of metrics with
+ * a better direction (the ones that can be regressions) and the rest
+ * (which can only be "changed"): counters that can never be a regression
+ * do not dilute the test of those that can. q[k] for tested row k. */
+static void correct(const struct work *w, double *q)
+{
+	int n = w->nt ? w->nt : 1;
+	double *fp = malloc((size_t)n * sizeof(double)), *fq = malloc((size_t)n * sizeof(double));
+	int *fi = malloc((size_t)n * sizeof(int));
+	if (!fp || !fq || !fi)
 		abort();
 	for (int directed_family = 0; directed_family < 2; directed_family++) {
 		int nf = 0;
-		for (int k = 0; k < nt; k++)
-			if ((metric_rule(out->rows[tested[k]].metric)->better != 0) == directed_family) {
-				fp[nf] = p[k];
+		for (int k = 0; k < w->nt; k++)
+			if ((metric_rule(w->out->rows[w->tested[k]].metric)->better != 0) == directed_family) {
+				fp[nf] = w->p[k];
 				fi[nf++] = k;
 			}
 		stats_bh(fp, nf, fq);
@@ -273,13 +300,20 @@ int compare_sides(const struct side *a, const struct side *b, struct comparison 
 	free(fp);
 	free(fq);
 	free(fi);
-	for (int k = 0; k < nt; k++) {
-		struct verdict_row *r = &out->rows[tested[k]];
+}
+
+/* Decide: a tested row is a regression or an improvement only when it is
+ * significant after correction, its interval excludes 0 and its effect
+ * reaches its metric's floor. */
+static void decide(const struct work *w, const double *q)
+{
+	for (int k = 0; k < w->nt; k++) {
+		struct verdict_row *r = &w->out->rows[w->tested[k]];
 		const struct metric_rule *rule = metric_rule(r->metric);
 		r->q = q[k];
 		double effect = r->median_a != 0 ? fabs(r->shift) / fabs(r->median_a) : (r->shift != 0 ? INFINITY : 0);
 		bool excludes0 = r->lo > 0 || r->hi < 0;
-		const struct drift *d = rule->drifts ? drift_of(out, r->metric) : NULL;
+		const struct drift *d = rule->drifts ? drift_of(w->out, r->metric) : NULL;
 		char against[64] = "";
 		if (d)
 			snprintf(against, sizeof(against), ", B's drift x%.3g taken off", d->ratio);
@@ -294,12 +328,32 @@ int compare_sides(const struct side *a, const struct side *b, struct comparison 
 				 r->q, r->shift, r->lo, r->hi, against);
 		}
 	}
-	for (int i = 0; i < out->n; i++)
-		out->counts[out->rows[i].kind]++;
+	for (int i = 0; i < w->out->n; i++)
+		w->out->counts[w->out->rows[i].kind]++;
+}
+
+int compare_sides(const struct side *a, const struct side *b, struct comparison *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (gather(a, b, out) < 0)
+		return -1;
+	size_t n = (size_t)(out->n ? out->n : 1);
+	struct work w = { .a = a, .b = b, .out = out, .exact = all_engine(a) && all_engine(b),
+			  .p = malloc(n * sizeof(double)), .tested = malloc(n * sizeof(int)),
+			  .deferred = malloc(n * sizeof(int)) };
+	double *q = malloc(n * sizeof(double));
+	if (!w.p || !w.tested || !w.deferred || !q)
+		abort();
+	int rc = classify(&w) < 0 || test_deferred(&w) < 0 ? -1 : 0;
+	if (rc == 0) {
+		correct(&w, q);
+		decide(&w, q);
+	}
 	free(q);
-	free(p);
-	free(tested);
-	return 0;
+	free(w.p);
+	free(w.tested);
+	free(w.deferred);
+	return rc;
 }
 
 void comparison_free(struct comparison *c)

@@ -127,42 +127,124 @@ static int build_initrd(const struct point_env *env, const char *path, const cha
 	return r;
 }
 
+/* Plan: the agent's instructions, the modules to load, the zram size,
+ * the kprobes of this release, then the workload's command line. */
+static void vm_plan(const struct point_env *env, char *const *argv, char *plan, size_t len)
+{
+	const struct kernel_info *k = &env->kernel;
+	size_t n = 0;
+	plan[0] = 0;
+	for (int i = 0; i < k->nmodules; i++) {
+		const char *base = strrchr(k->modules[i], '/');
+		n += (size_t)snprintf(plan + n, len - n, "module /lib/modules/%s\n", base ? base + 1 : k->modules[i]);
+	}
+	snprintf(plan + n, len - n, "zram_mib %ld\n", env->cfg->vm_zram_mib);
+	rmap_kprobes(k->release, plan, len);
+	n = strlen(plan);
+	n += (size_t)snprintf(plan + n, len - n, "run");
+	for (int i = 1; argv[i] && n < len - 2; i++)
+		n += (size_t)snprintf(plan + n, len - n, " %s", argv[i]);
+	snprintf(plan + n, len - n, "\n");
+}
+
+/* Boot: the guest under its watchdog; a KVM guest that stays silent is
+ * booted again under TCG. 0, or -1 with the error in out. */
+static int vm_boot(const struct point_env *env, struct qemu_spec *qs, struct qemu_result *qr, struct point_out *out)
+{
+	progress_tick(env->pg, 0);
+	int started = qemu_run(qs, qr);
+	if (started == 0 && qr->boot_stalled && qr->kvm_auto) {
+		/* Nested KVM can pass the probe and still hang a real guest:
+		 * TCG for this point and every one after it. Only a guest
+		 * that is silent and alive gets here: one that panicked or
+		 * exited failed on its own, and booting it again under TCG
+		 * would only fail it again, slower. */
+		char why[200];
+		snprintf(why, sizeof(why), "a KVM guest sent nothing within %.0f s of boot", env->cfg->vm_boot_timeout_s);
+		qemu_disable_kvm(why);
+		ss_attr(&out->ss, "vm_accel_fallback", "%s: rerun under TCG", why);
+		started = qemu_run(qs, qr);
+	}
+	unlink(qs->initrd); /* megabytes a point, and rebuilt for every boot */
+	if (started < 0) {
+		snprintf(out->error, sizeof(out->error), "%s", qr->error);
+		return -1;
+	}
+	return 0;
+}
+
+/* Attributes: how the guest ran and ended, for a reader (and a test) of
+ * a failed point. */
+static void vm_attributes(const struct kernel_info *k, const struct qemu_result *qr, struct point_out *out)
+{
+	ss_attr(&out->ss, "vm_accel", "%s", qr->accel);
+	ss_attr(&out->ss, "vm_accel_reason", "%s", qr->accel_why);
+	ss_attr(&out->ss, "vm_kernel", "%s %s", k->label, k->release);
+	ss_attr(&out->ss, "vm_end", "%s",
+		qr->interrupted ? "interrupted" : qr->panicked ? "panic" : qr->overflowed ? "serial cap"
+		: qr->boot_stalled ? "boot deadline" : qr->timed_out ? "watchdog" : "exited");
+	ss_add(&out->ss, "vm_boot_to_end_s", qr->wall_s, "s");
+}
+
+/* Status: the agent's frames read into out, and the point done, failed
+ * (with why and the console's tail) or aborted. */
+static void vm_status(const struct point_env *env, const struct qemu_spec *qs, const struct qemu_result *qr,
+		      struct point_out *out)
+{
+	size_t rlen = 0;
+	char *data = rb_read_file(qs->results, &rlen);
+	char status[200], why[300], tail[600];
+	int valid = data ? frame_parse_stream(data, rlen, on_payload, &out->ss, status, sizeof(status), why,
+					      sizeof(why))
+			 : -1;
+	if (!data)
+		snprintf(why, sizeof(why), "no results file %s", qs->results);
+	free(data);
+	console_tail(qs->console_log, tail, sizeof(tail));
+	if (qr->interrupted) {
+		snprintf(out->status, sizeof(out->status), "aborted");
+		snprintf(out->error, sizeof(out->error), "stopped by a signal to the harness");
+	} else if (qr->panicked) {
+		snprintf(out->error, sizeof(out->error), "the guest panicked; console: %s", tail);
+	} else if (qr->overflowed) {
+		snprintf(out->error, sizeof(out->error),
+			 "the guest wrote more than %ld MiB to a serial port and was killed; console: %s",
+			 QEMU_SERIAL_CAP >> 20, tail);
+	} else if (qr->boot_stalled) {
+		snprintf(out->error, sizeof(out->error),
+			 "the guest sent nothing on its results port within vm_boot_timeout_s=%.0f s and was killed; "
+			 "console: %s",
+			 env->cfg->vm_boot_timeout_s, tail);
+	} else if (qr->timed_out) {
+		snprintf(out->error, sizeof(out->error), "the guest ran past %.0f s and was killed; console: %s",
+			 qs->timeout_s, tail);
+	} else if (valid < 0) {
+		snprintf(out->error, sizeof(out->error), "no valid result (%s); console: %s", why, tail);
+	} else if (strcmp(status, "ok")) {
+		snprintf(out->error, sizeof(out->error), "the agent reported %s; console: %s", status, tail);
+	} else {
+		snprintf(out->status, sizeof(out->status), "done");
+	}
+}
+
+/* A point in a guest: plan, initrd, boot, attributes, status. */
 int point_run_vm(const struct point_env *env, const struct point_spec *ps, point_plan_fn *plan_cmd,
 		 struct point_out *out)
 {
 	const struct config *cfg = env->cfg;
-	const struct kernel_info *k = &env->kernel;
 	static struct point_cmd cmd;
+	static char plan[16384];
 	memset(out, 0, sizeof(*out));
 	snprintf(out->status, sizeof(out->status), "failed");
 	rb_utc_now(out->started, sizeof(out->started));
 	point_cmd_init(&cmd, out->params, sizeof(out->params));
 	plan_cmd(env, ps, NULL, &cmd);
-	char **argv = cmd.argv;
-
-	static char plan[16384];
-	size_t n = 0;
-	plan[0] = 0;
-	for (int i = 0; i < k->nmodules; i++) {
-		const char *base = strrchr(k->modules[i], '/');
-		n += (size_t)snprintf(plan + n, sizeof(plan) - n, "module /lib/modules/%s\n", base ? base + 1 : k->modules[i]);
-	}
-	snprintf(plan + n, sizeof(plan) - n, "zram_mib %ld\n", cfg->vm_zram_mib);
-	rmap_kprobes(k->release, plan, sizeof(plan));
-	n = strlen(plan);
-	n += (size_t)snprintf(plan + n, sizeof(plan) - n, "run");
-	for (int i = 1; argv[i] && n < sizeof(plan) - 2; i++)
-		n += (size_t)snprintf(plan + n, sizeof(plan) - n, " %s", argv[i]);
-	snprintf(plan + n, sizeof(plan) - n, "\n");
+	vm_plan(env, cmd.argv, plan, sizeof(plan));
 
 	char initrd[1100], conlog[1100], results[1100], cmdline[600];
 	snprintf(initrd, sizeof(initrd), "%s/point-%03d-initrd.cpio", env->log_dir, ps->seq);
 	snprintf(conlog, sizeof(conlog), "%s/point-%03d-console.log", env->log_dir, ps->seq);
 	snprintf(results, sizeof(results), "%s/point-%03d-results.txt", env->log_dir, ps->seq);
-	if (build_initrd(env, initrd, plan, out->error, sizeof(out->error)) < 0) {
-		unlink(initrd);
-		goto done;
-	}
 	/* panic=-1 and oops=panic turn an oops into a reboot, which
 	 * -no-reboot turns into QEMU's exit: a crashed guest ends at once. */
 	snprintf(cmdline, sizeof(cmdline),
@@ -172,74 +254,17 @@ int point_run_vm(const struct point_env *env, const struct point_spec *ps, point
 	 * TCG here the agent's first frame comes 2 to 4 s after QEMU starts;
 	 * a guest that has sent nothing by vm_boot_timeout_s is killed then. */
 	double limit = cfg->vm_timeout_s > 0 ? cfg->vm_timeout_s : cfg->point_timeout_s + 120;
-	struct qemu_spec qs = { .image = k->image, .initrd = initrd, .cmdline = cmdline, .console_log = conlog,
+	struct qemu_spec qs = { .image = env->kernel.image, .initrd = initrd, .cmdline = cmdline, .console_log = conlog,
 				.results = results, .mem_mib = cfg->vm_mem_mib, .cpus = cfg->vm_cpus,
 				.accel = cfg->vm_accel, .timeout_s = limit, .boot_timeout_s = cfg->vm_boot_timeout_s,
 				.stop = &rb_stop_now };
 	struct qemu_result qr;
-	progress_tick(env->pg, 0);
-	int started = qemu_run(&qs, &qr);
-	if (started == 0 && qr.boot_stalled && qr.kvm_auto) {
-		/* Nested KVM can pass the probe and still hang a real guest:
-		 * TCG for this point and every one after it. Only a guest
-		 * that is silent and alive gets here: one that panicked or
-		 * exited failed on its own, and booting it again under TCG
-		 * would only fail it again, slower. */
-		char why[200];
-		snprintf(why, sizeof(why), "a KVM guest sent nothing within %.0f s of boot", cfg->vm_boot_timeout_s);
-		qemu_disable_kvm(why);
-		ss_attr(&out->ss, "vm_accel_fallback", "%s: rerun under TCG", why);
-		started = qemu_run(&qs, &qr);
+	if (build_initrd(env, initrd, plan, out->error, sizeof(out->error)) < 0) {
+		unlink(initrd);
+	} else if (vm_boot(env, &qs, &qr, out) == 0) {
+		vm_attributes(&env->kernel, &qr, out);
+		vm_status(env, &qs, &qr, out);
 	}
-	unlink(initrd); /* megabytes a point, and rebuilt for every boot */
-	if (started < 0) {
-		snprintf(out->error, sizeof(out->error), "%s", qr.error);
-		goto done;
-	}
-	ss_attr(&out->ss, "vm_accel", "%s", qr.accel);
-	ss_attr(&out->ss, "vm_accel_reason", "%s", qr.accel_why);
-	ss_attr(&out->ss, "vm_kernel", "%s %s", k->label, k->release);
-	/* how the guest ended, for a reader (and a test) of a failed point */
-	ss_attr(&out->ss, "vm_end", "%s",
-		qr.interrupted ? "interrupted" : qr.panicked ? "panic" : qr.overflowed ? "serial cap"
-		: qr.boot_stalled ? "boot deadline" : qr.timed_out ? "watchdog" : "exited");
-	ss_add(&out->ss, "vm_boot_to_end_s", qr.wall_s, "s");
-
-	size_t rlen = 0;
-	char *data = rb_read_file(results, &rlen);
-	char status[200], why[300], tail[600];
-	int valid = data ? frame_parse_stream(data, rlen, on_payload, &out->ss, status, sizeof(status), why,
-					      sizeof(why))
-			 : -1;
-	if (!data)
-		snprintf(why, sizeof(why), "no results file %s", results);
-	free(data);
-	console_tail(conlog, tail, sizeof(tail));
-	if (qr.interrupted) {
-		snprintf(out->status, sizeof(out->status), "aborted");
-		snprintf(out->error, sizeof(out->error), "stopped by a signal to the harness");
-	} else if (qr.panicked) {
-		snprintf(out->error, sizeof(out->error), "the guest panicked; console: %s", tail);
-	} else if (qr.overflowed) {
-		snprintf(out->error, sizeof(out->error),
-			 "the guest wrote more than %ld MiB to a serial port and was killed; console: %s",
-			 QEMU_SERIAL_CAP >> 20, tail);
-	} else if (qr.boot_stalled) {
-		snprintf(out->error, sizeof(out->error),
-			 "the guest sent nothing on its results port within vm_boot_timeout_s=%.0f s and was killed; "
-			 "console: %s",
-			 cfg->vm_boot_timeout_s, tail);
-	} else if (qr.timed_out) {
-		snprintf(out->error, sizeof(out->error), "the guest ran past %.0f s and was killed; console: %s",
-			 limit, tail);
-	} else if (valid < 0) {
-		snprintf(out->error, sizeof(out->error), "no valid result (%s); console: %s", why, tail);
-	} else if (strcmp(status, "ok")) {
-		snprintf(out->error, sizeof(out->error), "the agent reported %s; console: %s", status, tail);
-	} else {
-		snprintf(out->status, sizeof(out->status), "done");
-	}
-done:
 	rb_utc_now(out->ended, sizeof(out->ended));
 	return strcmp(out->status, "done") ? -1 : 0;
 }
