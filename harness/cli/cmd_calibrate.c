@@ -25,7 +25,7 @@ static int usage(const char *msg)
 	      "  adds to a sample): the walk's cost by its length, which the engine target charges.\n"
 	      "  Refuses (exit 2) a calibration whose rounds' quantiles of one N differ by more than F\n"
 	      "  of the lowest (default 0.35): it measured the machine's noise. Needs root (a swap\n"
-	      "  file). Takes about 2 minutes here with the defaults: a round is 16,000 forks.\n"
+	      "  file). A round is 16,000 forks with the defaults: minutes (docs/paper.md).\n"
 	      "  defaults: --families ",
 	      stderr);
 	for (int i = 0; i < d.n_families; i++)

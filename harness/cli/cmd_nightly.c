@@ -260,9 +260,7 @@ static void nightly_usage(void)
 	      "  reference (reference_kernels), a positive control that must regress on reference_metric.\n"
 	      "  --junit and --markdown are always written, a first night's parts as not judged.\n"
 	      "  exit: 0 no regression, 1 a regression, 2 an error or a reference that saw nothing.\n"
-	      "  here (2 cores, guests under TCG): configs/ci.conf takes 47 s a night\n"
-	      "  (docs/results/2026-12-06-ci-nights.md); configs/nightly.conf's suite took 6 min 22 s and\n"
-	      "  its reference 5 min 49 s with both kernels built (each about 5 minutes cold; README).\n",
+	      "  what a night takes: docs/nightly.md and the records it links.\n",
 	      stdout);
 }
 

@@ -46,8 +46,8 @@ static int usage(const char *msg)
 	      "  avc and modern; prints each crossover with sys%, iowait% and the anon_vma lock's wait\n"
 	      "  share there, and draws the figure. Walks cost what the profile's walk_calibration says\n"
 	      "  (a reference shipped with rmapbench, so the answer is the same on any machine).\n"
-	      "  --calibrate measures this kernel's walk cost first (calibrate-walk: about 2 minutes here,\n"
-	      "  as root; exit 2 when it measured noise), runs the profile on it, runs it again on the\n"
+	      "  --calibrate measures this kernel's walk cost first (calibrate-walk, as root; exit 2 when\n"
+	      "  it measured noise), runs the profile on it, runs it again on the\n"
 	      "  reference, and prints how far this host's walk cost moves each crossing.\n"
 	      "  --set changes the profile for every design (the README's sensitivity table).\n",
 	      stderr);
