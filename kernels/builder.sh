@@ -89,6 +89,7 @@ tree_owned_by_us() {
 # builder's processes are all gone by then (its pid namespace ended).
 take_file() {
 	local src=$1 dst=$2 max=$3 facts
+	local -a f
 	[[ -f $src && ! -L $src && ! -L $(dirname "$src") ]] || die "the builder made no file ${src##*/}"
 	facts=$(stat -c '%u %h %s' -- "$src")
 	read -r -a f <<<"$facts"

@@ -107,7 +107,7 @@ build() {
 }
 
 series() {
-	local tarball=$1 label=$2 i=0 p strip name subj
+	local tarball=$1 label=$2 i=0 p strip name subj out
 	local -a rpatches
 	read -r -a rpatches <<<"$3"
 	shift 3
