@@ -5,12 +5,15 @@
 # Set by figure.gp from the harness's arguments:
 #   datafile  a path prefix: PREFIX-METRIC.tsv per panel, a block per side
 #   names     the two sides' labels
-#   unavail   here the marks: "X1 X2 MASK": each side's crossover in users
-#             (0: not reached), and a bit per panel with data (1 << panel)
+#   unavail   here the marks: "X1 X2 MASK SINGLE": each side's crossover in
+#             users (0: not reached), a bit per panel with data (1 << panel),
+#             and the users count when there is only one (else 0): then
+#             each panel shows the two sides side by side, no users axis
 marks = unavail
 x1 = real(word(marks, 1))
 x2 = real(word(marks, 2))
 mask = int(word(marks, 3))
+single = words(marks) >= 4 ? int(word(marks, 4)) : 0
 if (fmt eq "svg") {
     set terminal svg size 1500,900 dynamic enhanced font "sans,11" background rgb "white"
 } else {
@@ -42,9 +45,29 @@ do for [p=1:6] {
         set label 1 "not measured" at graph 0.5, graph 0.5 center
         set xrange [1:10]
         set yrange [0:1]
+        unset key
+        set format x ""
+        set xlabel ""
         plot -1 notitle
+        set format x "% h"
+        set xlabel "users"
         set xrange [*:*]
     } else {
+        if (single > 0) {
+            unset logscale x
+            if (p == 1) { set ylabel "jobs/min per user" }
+            set xlabel sprintf("at %d users", single)
+            set xrange [-0.5:words(names) - 0.5]
+            set offsets 0, 0, graph 0.25, 0
+            set key top left
+            if (p == 3) { set yrange [0:100] }
+            s = scale[p]
+            plot for [i=0:words(names)-1] f index i using (i):($2*s):($3*s):($4*s):xtic(word(names, i + 1)) \
+                 with yerrorbars title word(names, i+1) lw 2 pt 7 ps 1.6 lc (i + 1)
+            set xrange [*:*]
+            set xlabel "users"
+            if (logx) { set logscale x }
+        } else {
         if (p == 1) {
             set offsets 0, 0, 0, 0
             set key top right
@@ -77,6 +100,7 @@ do for [p=1:6] {
             }
             s = scale[p]
             plot for [i=0:words(names)-1] f index i using 1:($2*s):($3*s):($4*s) title word(names, i+1) lw 2 pt 7 lc (i + 1)
+        }
         }
     }
 }

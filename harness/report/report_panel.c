@@ -21,21 +21,24 @@ int report_crossover_panel(struct db *db, const int64_t runs[2], const char *lab
 	if (plot_begin(dir, "crossover", plotdir, prefix, sizeof(prefix)) < 0)
 		return -1;
 	int mask = 0, logx = 0;
+	long single = 0; /* one users count in the jobs/min panel: the sides drawn side by side */
 	for (size_t p = 0; p < ARRAY_SIZE(panels); p++) {
 		long umin = 0, umax = 0;
 		snprintf(data, sizeof(data), "%s-%s.tsv", prefix, panels[p]);
 		int rows = write_compare(db, runs, 2, panels[p], data, &umin, &umax);
 		if (rows > 0)
 			mask |= 1 << p;
-		if (p == 0)
+		if (p == 0) {
 			logx = umin > 0 && umax / umin >= 20;
+			single = rows > 0 && umin == umax ? umin : 0;
+		}
 	}
 	if (!(mask & 1)) /* no jobs/min per user: nothing to cross */
 		return -1;
 	char names[300] = "", marks[96], title[300];
 	for (int i = 0; i < 2; i++)
 		append_word(names, sizeof(names), labels[i]);
-	snprintf(marks, sizeof(marks), "%.6g %.6g %d", crossed[0], crossed[1], mask);
+	snprintf(marks, sizeof(marks), "%.6g %.6g %d %ld", crossed[0], crossed[1], mask, single);
 	snprintf(title, sizeof(title), "%s (run %lld) against %s (run %lld)", labels[0], (long long)runs[0], labels[1],
 		 (long long)runs[1]);
 	if (gnuplot_both(plotdir, "crossover_panel", prefix, prefix, names, title, logx, marks) < 0)

@@ -1,5 +1,6 @@
 /* One metric against users for n runs, a line each (compare-kernels' and
- * `compare`'s per-metric figures). */
+ * `compare`'s per-metric figures); at a single users count, the runs side
+ * by side (plots/sidebyside.gp). */
 #include "report.h"
 #include "report_plot.h"
 #include "paths.h"
@@ -28,14 +29,18 @@ int report_runs(struct db *db, const int64_t *runs, const char *const *labels, i
 		return -1;
 	for (int i = 0; i < n; i++)
 		append_word(names, sizeof(names), labels[i]);
-	char script[80];
+	char script[80], users[32] = "";
 	snprintf(script, sizeof(script), "%s", metric);
 	char probe[PATH_MAX + 100];
 	snprintf(probe, sizeof(probe), "%s/%s.gp", plotdir, metric);
 	if (access(probe, R_OK) < 0)
 		snprintf(script, sizeof(script), "generic"); /* the title says which metric */
+	if (umin == umax) { /* one users count: the runs side by side, no users axis */
+		snprintf(script, sizeof(script), "sidebyside");
+		snprintf(users, sizeof(users), "%ld", umin);
+	}
 	int logx = umin > 0 && umax / umin >= 20;
-	if (gnuplot_both(plotdir, script, data, out, names, title, logx, "") < 0)
+	if (gnuplot_both(plotdir, script, data, out, names, title, logx, users) < 0)
 		return -1;
 	snprintf(path, plen, "%s.png", out);
 	return 0;

@@ -100,4 +100,17 @@ cp "$db" "$tmp/other.db"
 expect 2 "no run '99'" "$BIN" --db "$db" compare 1 99
 expect 2 "no (workload, users, metric) in common" "$BIN" --db "$db" compare 1 last
 expect 2 "expected two sides" "$BIN" --db "$db" compare 1
+# A comparison at one users count is drawn as the runs side by side ("at
+# N users"), never on a users axis with one tick.
+sdb=$tmp/s/rb.db
+mkdir -p "$tmp/s"
+for i in 1 2; do
+	"$BIN" --db "$sdb" run "$top/configs/quick.conf" --set target=engine --set users=8 --set repetitions=2 \
+		--set workloads=aim7 >"$tmp/so" 2>&1 || fail "an engine run at 8 users: $(tail -n 3 "$tmp/so")"
+done
+"$BIN" --db "$sdb" compare 1 2 --crossover >"$tmp/sc" 2>&1 || (($? == 1)) || fail "compare --crossover: $(tail -n 3 "$tmp/sc")"
+svg=$tmp/s/rb.db-compare-1-2/crossover.svg
+[[ -f $svg ]] || fail "no crossover figure for two runs at 8 users: $(grep -i figure "$tmp/sc")"
+[[ $(grep -c '>at 8 users<' "$svg") -ge 3 ]] || fail "the single-users figure does not say 'at 8 users'"
+! grep -q '>users<' "$svg" || fail "the single-users figure has a users axis"
 echo "compare: exact and tested verdicts, exit codes, JUnit, Markdown, other databases"
