@@ -15,6 +15,7 @@
 #include "util.h"
 #include "walk_calib.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +31,8 @@ static int shipped_calibration(struct walk_calib *wc, char *path, size_t plen, c
 			 SHIPPED_WALK_CALIBRATION);
 		return -1;
 	}
-	snprintf(path, plen, "%s/%s", dir, SHIPPED_WALK_CALIBRATION);
+	char real[PATH_MAX];
+	snprintf(path, plen, "%s/%s", realpath(dir, real) ? real : dir, SHIPPED_WALK_CALIBRATION);
 	if (walk_calib_load(path, wc, err, errlen) < 0)
 		return -1;
 	return wc->ncurve ? 0 : -1;
