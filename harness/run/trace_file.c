@@ -79,7 +79,13 @@ static int header(struct loader *l, const char *s)
 			       "machine (its page numbers are other addresses); record it here",
 			    ps, sysconf(_SC_PAGESIZE));
 	} else if (!strncmp(s, "# command: ", 11)) {
-		snprintf(l->f->command, sizeof(l->f->command), "%s", s + 11);
+		/* outside bytes bound for a terminal and the database: control
+		 * bytes (a terminal's escapes) become '?' */
+		char *c = l->f->command;
+		snprintf(c, sizeof(l->f->command), "%s", s + 11);
+		for (; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';
 	}
 	return 0;
 }

@@ -47,6 +47,22 @@ expect 2 "written.trace:2: truncated: no '# end' line last" "$BIN" --db "$db" re
 yes '' | head -c $((17 << 20)) | gzip -9 >newlines.trace.gz
 expect 2 "newlines.trace.gz:16777217: more than 16777216 lines" "$BIN" --db "$db" replay newlines.trace.gz
 [[ $(runs) == 0 ]] || fail "a refused replay recorded $(runs) runs"
+# a trace's text is data: a command line in its header that would run
+# something in a shell, a gnuplot pipe or a terminal's title is stored
+# and shown as text, never run
+mark=$tmp/trace-ran
+{
+	echo '# rmapbench-trace 2'
+	printf '# command: $(touch %s) `touch %s` | "<touch %s" \033]0;x\007\n' "$mark" "$mark" "$mark"
+	echo 'mmap 1 100 4 rw'
+	echo 'write 1 100 4'
+	echo '# end: hostile'
+} >hostile.trace
+"$BIN" --db "$tmp/h.db" replay hostile.trace --name hostile >out 2>&1 || fail "the hostile trace was refused: $(cat out)"
+[[ ! -e $mark ]] || fail "replaying a trace ran its header's command"
+[[ $(sqlite3 -batch "$tmp/h.db" "select count(*) from point_attrs where key = 'trace_command' and value like '%touch%'") == 4 ]] ||
+	fail "the header's command is not kept as text on each design's point"
+grep -q $'\033' out && fail "the header's escape reached the terminal"
 # the same operations, whole, replay and record on every design
 printf 'mmap 1 100 10 rw\nwrite 1 100 4096\nfork 1 2\nwrite 2 100 3\n# end\n' >ok.trace
 sed -i 's/4096/4/' ok.trace
