@@ -43,7 +43,7 @@ LAYER_INC_harness/compare := db lib
 LAYER_INC_harness/report  := harness/compare db lib
 LAYER_INC_harness/cli     := harness/report harness/compare harness/run sim workloads engine kernels collect db lib $(GEN)
 LAYER_INC_bench           := engine lib $(GEN)
-LAYER_INC_record          :=
+LAYER_INC_record          := engine
 
 LIBS    := -lsqlite3 -lpfm -lgsl -lgslcblas -lz -lm -pthread
 

@@ -33,11 +33,8 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "trace_format.h"
 
-#define TRACE_PROC_LIMIT (1UL << 22)
-#define TRACE_ADDR_LIMIT (1UL << 36)
-#define TRACE_MAX_MAP_PAGES (1UL << 26) /* 256 GiB of 4 KiB pages */
-#define TRACE_MAX_RUN_PAGES 4096UL      /* LEN of write, read, swapin, walk */
 
 struct trace_ctx {
 	struct engine *e;

@@ -1,4 +1,5 @@
 #include "emit.h"
+#include "trace_format.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -74,7 +75,7 @@ void emit_line(struct emit *o, const char *fmt, ...)
 
 void emit_page(struct emit *o, const char *op, unsigned long proc, uint64_t page)
 {
-	if (o->run_n && !strcmp(o->run_op, op) && o->run_proc == proc && o->run_start + o->run_n == page && o->run_n < 4096) {
+	if (o->run_n && !strcmp(o->run_op, op) && o->run_proc == proc && o->run_start + o->run_n == page && o->run_n < TRACE_MAX_RUN_PAGES) {
 		o->run_n++;
 		return;
 	}

@@ -4,6 +4,7 @@
  * what was run where and what the trace cannot see. Exits with CMD's
  * status (128 + its signal); 2 when it could not record. */
 #include "emit.h"
+#include "trace_format.h"
 #include "tracer.h"
 
 #include <fcntl.h>
@@ -107,10 +108,10 @@ int main(int argc, char **argv)
 	command_line(cmd, cl, sizeof(cl));
 	time_t tnow = time(NULL);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&tnow));
-	emit_line(&o, "# rmapbench-trace 2");
-	emit_line(&o, "# command: %s", cl);
+	emit_line(&o, TRACE_KEY_FORMAT " %d", TRACE_FORMAT_VERSION);
+	emit_line(&o, TRACE_KEY_COMMAND "%s", cl);
 	emit_line(&o, "# kernel: %s %s %s", u.sysname, u.release, u.machine);
-	emit_line(&o, "# page_size: %ld", sysconf(_SC_PAGESIZE));
+	emit_line(&o, TRACE_KEY_PAGE_SIZE "%ld", sysconf(_SC_PAGESIZE));
 	emit_line(&o, "# recorded: %s", when);
 	emit_line(&o, "# sees: private anonymous memory (mmap, brk, stacks) at each fork, exec, exit and mm call, "
 		      "and every %ld ms; a page's first touch and its COW copies by /proc/PID/pagemap frame numbers",
@@ -124,7 +125,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rmapbench-record: %s\n", err);
 		return 2;
 	}
-	emit_line(&o, "# end: %llu processes (%llu forks, %llu spawns, %llu execs), at most %lu at once, %llu threads",
+	emit_line(&o, TRACE_KEY_END ": %llu processes (%llu forks, %llu spawns, %llu execs), at most %lu at once, %llu threads",
 		  (unsigned long long)st.processes, (unsigned long long)st.forks, (unsigned long long)st.spawns,
 		  (unsigned long long)st.execs, st.live_max, (unsigned long long)st.threads);
 	if (st.skipped_huge)

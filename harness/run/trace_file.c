@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#define LINE_MAX_BYTES 510
+#define LINE_MAX_BYTES TRACE_LINE_MAX
 
 struct loader {
 	struct trace_file *f;
@@ -70,19 +70,19 @@ static int header(struct loader *l, const char *s)
 {
 	int v;
 	long ps;
-	if (sscanf(s, "# rmapbench-trace %d", &v) == 1) {
-		if (v < 1 || v > TRACE_FILE_FORMAT)
-			return fail(l, "trace format %d: this replay reads 1 to %d", v, TRACE_FILE_FORMAT);
+	if (sscanf(s, TRACE_KEY_FORMAT " %d", &v) == 1) {
+		if (v < 1 || v > TRACE_FORMAT_VERSION)
+			return fail(l, "trace format %d: this replay reads 1 to %d", v, TRACE_FORMAT_VERSION);
 		l->f->format = v;
-	} else if (sscanf(s, "# page_size: %ld", &ps) == 1 && ps != sysconf(_SC_PAGESIZE)) {
+	} else if (sscanf(s, TRACE_KEY_PAGE_SIZE "%ld", &ps) == 1 && ps != sysconf(_SC_PAGESIZE)) {
 		return fail(l, "recorded with %ld-byte pages, this machine's are %ld: a trace from another "
 			       "machine (its page numbers are other addresses); record it here",
 			    ps, sysconf(_SC_PAGESIZE));
-	} else if (!strncmp(s, "# command: ", 11)) {
+	} else if (!strncmp(s, TRACE_KEY_COMMAND, strlen(TRACE_KEY_COMMAND))) {
 		/* outside bytes bound for a terminal and the database: control
 		 * bytes (a terminal's escapes) become '?' */
 		char *c = l->f->command;
-		snprintf(c, sizeof(l->f->command), "%s", s + 11);
+		snprintf(c, sizeof(l->f->command), "%s", s + strlen(TRACE_KEY_COMMAND));
 		for (; *c; c++)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f)
 				*c = '?';
@@ -103,7 +103,8 @@ static int line(struct loader *l, char *s, size_t len)
 	if (!*p)
 		return 0;
 	if (*p == '#') {
-		if (!strncmp(p, "# end", 5) && (!p[5] || p[5] == ':' || p[5] == ' ')) {
+		size_t e = strlen(TRACE_KEY_END);
+		if (!strncmp(p, TRACE_KEY_END, e) && (!p[e] || p[e] == ':' || p[e] == ' ')) {
 			l->ended = true;
 			l->end_line = l->lineno;
 		}

@@ -19,9 +19,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "trace_format.h"
+
 #define TRACE_FILE_MAX_BYTES (256UL << 20)
 #define TRACE_FILE_MAX_LINES (1UL << 24)
-#define TRACE_FILE_FORMAT 2
 
 struct trace_file {
 	char *text;             /* the operation lines, each ending in NUL */

@@ -2,7 +2,8 @@
 # concurrent: reads the sources and objects
 # The layering: every #include "x.h" of a layer's folder names a header of
 # that folder or of a folder the Makefile's LAYER_INC table lets it include
-# (make print-layers), never a path with "..". No include circle inside a
+# (make print-layers), never a path with "..", and of the engine the
+# recorder takes engine/trace_format.h alone. No include circle inside a
 # layer's folder. And the engine's files call
 # each other without a cycle (from their objects' symbols), so that each
 # can be read on top of the ones below it.
@@ -31,6 +32,11 @@ for folder in "${!allowed[@]}"; do
 			done
 			# generated headers (build/gen) and a folder's own list files
 			[[ -z $found && ( $h == migrations.h || $h == rev.h ) ]] && found=gen
+			# the recorder takes the trace's format from the engine, nothing else
+			if [[ $folder == record && $found == engine && $h != trace_format.h ]]; then
+				echo "$src: #include \"$h\": record/ includes only engine/trace_format.h of the engine"
+				fail=1
+			fi
 			if [[ -z $found ]]; then
 				owner=$(for d in "${!allowed[@]}"; do [[ -f $d/$h ]] && echo "$d"; done | head -n 1)
 				echo "$src: #include \"$h\" (${owner:-nowhere}): $folder may include only from: ${allowed[$folder]}"
