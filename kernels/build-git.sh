@@ -129,15 +129,11 @@ if [[ -n $userconfig ]]; then
 	usercfg=1
 fi
 say "$spec: building $short ($subject) as uid $BUILDER_UID with $(nproc) jobs (log: $w/build.log)"
-errf=$(mktemp)
-if ! RB_SHOW=$path as_builder --ro "$path" tree --rw "$w" build -- \
-	bash "$RB_IN/kernels/tree-in.sh" build "$commit" "${fragments[*]}" "${patches[*]}" "$usercfg" 2>"$errf"; then
-	why=$(tail -n 1 "$errf" | sed 's/^rmapbench: kernel: //' | LC_ALL=C tr -cd '\040-\176' | cut -c1-240)
-	rm -f "$errf"
+if ! RB_SHOW=$path as_builder_why --ro "$path" tree --rw "$w" build -- \
+	bash "$RB_IN/kernels/tree-in.sh" build "$commit" "${fragments[*]}" "${patches[*]}" "$usercfg"; then
 	take_file "$w/build.log" "$failed_log" $((64 << 20)) 2>/dev/null || true
-	die "$spec ($short $subject): ${why:-the build failed} (log: $failed_log)"
+	die "$spec ($short $subject): ${BUILDER_WHY:-the build failed} (log: $failed_log)"
 fi
-rm -f "$errf"
 work="$CACHE/.out-$key"
 rm -rf "$work"
 mkdir -p "$work"
@@ -147,7 +143,7 @@ done
 take_file "$w/build.log" "$work/build.log" $((64 << 20))
 release=$(head -c 200 "$work/release" | head -n 1)
 [[ $release =~ ^[A-Za-z0-9._+~-]{1,64}$ ]] || die "$spec: the build gave no kernel release (a word of [A-Za-z0-9._+~-])"
-[[ $(head -c 16 "$work/build_s") =~ ^[0-9]{1,7}$'\n'?$ ]] || die "$spec: the build gave no build time"
+[[ $(head -c 16 "$work/build_s") =~ ^[0-9]{1,7}$ ]] || die "$spec: the build gave no build time"
 [[ $(dd if="$work/bzImage" bs=1 skip=514 count=4 2>/dev/null) == HdrS ]] ||
 	die "$spec: the build's bzImage is not an x86 kernel image (no HdrS header)"
 secs=$(cat "$work/build_s")

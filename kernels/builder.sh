@@ -55,6 +55,18 @@ as_builder() {
 		TMPDIR=/tmp RB_SHOW="${RB_SHOW:-}" "$@"
 }
 
+# as_builder_why ARGS...: as_builder, its stderr kept apart; on failure
+# BUILDER_WHY is its last line, printable, without our prefix (the
+# builder's words are a stranger's output: bounded before they are said).
+as_builder_why() {
+	local errf rc=0
+	errf=$(mktemp)
+	(as_builder "$@") 2>"$errf" || rc=$? # a subshell: its own die is said too
+	BUILDER_WHY=$(tail -n 1 "$errf" | sed 's/^rmapbench: kernel: //' | LC_ALL=C tr -cd '\040-\176' | cut -c1-240)
+	rm -f "$errf"
+	return "$rc"
+}
+
 # git with nothing of the repository's that runs a program: no hooks, no
 # fsmonitor, no pager, no signature checks, no system or global config.
 # The tree's own .git/config is still read: only ever as the builder.

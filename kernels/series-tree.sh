@@ -118,19 +118,15 @@ trap 'rm -rf "$work"' EXIT
 say "--series: unpacking $srcpkg $srcver for $label + ${#names[@]} patches, as uid $BUILDER_UID"
 steps=()
 for i in "${!names[@]}"; do steps+=("${strips[i]}:${names[i]}"); done
-errf=$(mktemp)
-if ! as_builder --ro "$(dirname "$tarball")" srcpkg --ro "$sdir" series --rw "$work" build -- \
+if ! as_builder_why --ro "$(dirname "$tarball")" srcpkg --ro "$sdir" series --rw "$work" build -- \
 	bash "$RB_IN/kernels/tree-in.sh" series "$RB_IN/srcpkg/${tarball##*/}" "$label" "${rpatches[*]}" \
-	"${steps[@]}" 2>"$errf"; then
-	why=$(tail -n 1 "$errf" | sed 's/^rmapbench: kernel: //' | LC_ALL=C tr -cd '\040-\176' | cut -c1-240)
-	rm -f "$errf"
+	"${steps[@]}"; then
 	# "step N: NAME ..." said by the series line it came from
-	if [[ $why =~ ^step\ ([0-9]+):\ (.*)$ ]]; then
+	if [[ $BUILDER_WHY =~ ^step\ ([0-9]+):\ (.*)$ ]]; then
 		die "$series:${lines[BASH_REMATCH[1] - 1]}: ${BASH_REMATCH[2]}"
 	fi
-	die "--series: ${why:-the history could not be made}"
+	die "--series: ${BUILDER_WHY:-the history could not be made}"
 fi
-rm -f "$errf"
 mv "$work" "$tree"
 touch "$tree.done"
 trap - EXIT
