@@ -238,18 +238,17 @@ static int scan_pages(struct sync_env *env, struct mmstate *s, pid_t tid, const 
 			break;
 		}
 		size_t had = found.n;
-		int scanned_ok = end - start > SCAN_ABOVE_PAGES && !env->no_scan
-					 ? pagemap_scan(fd, env->page_shift, start, end, &found)
-					 : -1;
-		if (scanned_ok < 0 && end - start > SCAN_ABOVE_PAGES && !env->no_scan) {
+		bool scan = end - start > SCAN_ABOVE_PAGES && !env->no_scan;
+		if (scan && pagemap_scan(fd, env->page_shift, start, end, &found) < 0) {
 			if (errno != ENOTTY && errno != EINVAL) { /* the task is going: nothing more is read */
 				rc = -1;
 				break;
 			}
 			env->no_scan = true; /* a kernel before 6.7: read whole from now on */
-		}
-		if (scanned_ok < 0) {
+			scan = false;
 			found.n = had;
+		}
+		if (!scan) {
 			rc = read_frames(env, s, fd, start, end, &seen);
 			continue;
 		}
