@@ -11,6 +11,9 @@
 
 #define MAX_VALUES 1024
 
+/* A row's values on each side, fetched by one phase at a time */
+static double va[MAX_VALUES], vb[MAX_VALUES];
+
 const char *verdict_name(enum verdict_kind k)
 {
 	static const char *const names[] = { "regression", "improvement", "changed", "same",
@@ -208,7 +211,6 @@ static void exact_counts(struct verdict_row *r, const struct metric_rule *rule, 
  * now, or deferred until its metric's drift is known. */
 static int classify(struct work *w)
 {
-	static double va[MAX_VALUES], vb[MAX_VALUES];
 	for (int i = 0; i < w->out->n; i++) {
 		struct verdict_row *r = &w->out->rows[i];
 		const struct metric_rule *rule = metric_rule(r->metric);
@@ -253,7 +255,6 @@ static int classify(struct work *w)
 /* Test: the deferred rows, B's drift of their metric taken off. */
 static int test_deferred(struct work *w)
 {
-	static double va[MAX_VALUES], vb[MAX_VALUES];
 	find_drifts(w->out, w->deferred, w->nd);
 	for (int k = 0; k < w->nd; k++) {
 		int i = w->deferred[k];
