@@ -264,16 +264,10 @@ int report_generate(struct db *db, int64_t run, const char *dir, char *path, siz
 	return report_generate_verdicts(db, run, dir, path, plen, NULL, NULL, NULL, 0);
 }
 
-int report_generate_verdicts(struct db *db, int64_t run, const char *dir, char *path, size_t plen,
-			     const struct comparison *cmp, const struct side *sa, const struct side *sb, int ncmp)
+/* Each figure's data and, with gnuplot, its SVG and PNG: fig_ok[i] for
+ * those drawn; 0, or -1 when one could not be made (said). */
+static int draw_figures(struct db *db, int64_t run, const char *adir, char *fig_ok)
 {
-	/* gnuplot is given absolute paths only (plots/figure.gp says why) */
-	char adir[PATH_MAX];
-	if (!abs_dir(dir, adir)) {
-		rb_warn("%s: %s", dir, strerror(errno));
-		path[0] = 0;
-		return -1;
-	}
 	char plotdir[PATH_MAX];
 	int ok = 0, have_gnuplot = rb_have_program("gnuplot");
 	if (rb_source_dir("RMAPBENCH_PLOTS", "plots", "common.gp", plotdir, sizeof(plotdir)) < 0) {
@@ -282,9 +276,7 @@ int report_generate_verdicts(struct db *db, int64_t run, const char *dir, char *
 	}
 	if (!have_gnuplot)
 		rb_warn("gnuplot is not installed: the report has no figures (scripts/deps.sh installs it)");
-	char fig_ok[ARRAY_SIZE(figures)];
-	bool replay = run_is_replay(db, run);
-	for (size_t i = 0; i < ARRAY_SIZE(figures) && !replay; i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(figures); i++) {
 		char data[PATH_MAX], out[PATH_MAX], names[512], unavail[300] = "";
 		long umin = 0, umax = 0;
 		fig_ok[i] = 0;
@@ -310,6 +302,36 @@ int report_generate_verdicts(struct db *db, int64_t run, const char *dir, char *
 		}
 		fig_ok[i] = 1;
 	}
+	return ok;
+}
+
+static void html_figures(FILE *f, const char *fig_ok)
+{
+	fputs("<h2>Figures</h2>\n", f);
+	for (size_t i = 0; i < ARRAY_SIZE(figures); i++) {
+		if (fig_ok[i])
+			fprintf(f, "<figure><img src=\"%s.svg\" alt=\"%s\"><figcaption>%s (<a href=\"%s.png\">PNG</a>, "
+				   "<a href=\"%s.tsv\">data</a>)</figcaption></figure>\n",
+				figures[i].metric, figures[i].title, figures[i].title, figures[i].metric,
+				figures[i].metric);
+		else
+			fprintf(f, "<p>%s: no figure (gnuplot missing or failed)</p>\n", figures[i].title);
+	}
+}
+
+int report_generate_verdicts(struct db *db, int64_t run, const char *dir, char *path, size_t plen,
+			     const struct comparison *cmp, const struct side *sa, const struct side *sb, int ncmp)
+{
+	/* gnuplot is given absolute paths only (plots/figure.gp says why) */
+	char adir[PATH_MAX];
+	if (!abs_dir(dir, adir)) {
+		rb_warn("%s: %s", dir, strerror(errno));
+		path[0] = 0;
+		return -1;
+	}
+	char fig_ok[ARRAY_SIZE(figures)];
+	bool replay = run_is_replay(db, run);
+	int ok = replay ? 0 : draw_figures(db, run, adir, fig_ok);
 	snprintf(path, plen, "%s/report.html", dir);
 	FILE *f = rb_create_stream(path);
 	if (!f) {
@@ -329,16 +351,7 @@ int report_generate_verdicts(struct db *db, int64_t run, const char *dir, char *
 	if (replay)
 		html_replay_counts(f, db, run);
 	else
-		fputs("<h2>Figures</h2>\n", f);
-	for (size_t i = 0; i < ARRAY_SIZE(figures) && !replay; i++) {
-		if (fig_ok[i])
-			fprintf(f, "<figure><img src=\"%s.svg\" alt=\"%s\"><figcaption>%s (<a href=\"%s.png\">PNG</a>, "
-				   "<a href=\"%s.tsv\">data</a>)</figcaption></figure>\n",
-				figures[i].metric, figures[i].title, figures[i].title, figures[i].metric,
-				figures[i].metric);
-		else
-			fprintf(f, "<p>%s: no figure (gnuplot missing or failed)</p>\n", figures[i].title);
-	}
+		html_figures(f, fig_ok);
 	html_crossover(f, db, run);
 	if (!replay)
 		html_points(f, db, run);

@@ -277,6 +277,77 @@ static int by_n(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The plan checked and its families sorted into sorted: 0, or -1 with err. */
+static int plan_sorted(const struct walk_calib_plan *plan, struct walk_calib_plan *sorted, char *err, size_t errlen)
+{
+	*sorted = *plan;
+	if (sorted->n_families < 1 || sorted->n_families > WALK_CALIB_MAX_FAMILIES) {
+		snprintf(err, errlen, "%d family sizes: 1 to %d", sorted->n_families, WALK_CALIB_MAX_FAMILIES);
+		return -1;
+	}
+	if (sorted->slices < 1 || sorted->slices > WALK_CALIB_MAX_SLICES || sorted->pages % sorted->slices) {
+		snprintf(err, errlen, "%d slices of %ld pages: 1 to %d that divide the pages", sorted->slices,
+			 sorted->pages, WALK_CALIB_MAX_SLICES);
+		return -1;
+	}
+	qsort(sorted->families, (size_t)sorted->n_families, sizeof(sorted->families[0]), by_n);
+	for (int i = 1; i < sorted->n_families; i++)
+		if (sorted->families[i] == sorted->families[i - 1]) {
+			snprintf(err, errlen, "the family size %ld is given twice", sorted->families[i]);
+			return -1;
+		}
+	return 0;
+}
+
+/* Round rep's samples into out: 0, or -1 with err when a walk was not
+ * measured. */
+static int keep_round(const struct walk_calib_plan *sorted, const struct round_results *rs, int rep,
+		      struct walk_calib *out, char *err, size_t errlen)
+{
+	for (int j = 0; j < sorted->n_families * sorted->slices; j++) {
+		int i = j % sorted->n_families;
+		const struct round_result *rr = &rs->r[j / sorted->n_families][i];
+		long n = sorted->families[i];
+		long pages = sorted->pages / sorted->slices;
+		if (rr->err) {
+			snprintf(err, errlen, "the walk past %ld processes failed: %s", n, strerror(rr->err));
+			return -1;
+		} else if (rr->pte_missing) {
+			snprintf(err, errlen,
+				 "with %ld processes, one kept no pte after a read fault (does this kernel "
+				 "forbid the zero page?): its walk would stop short of 2.6.33's",
+				 sorted->families[sorted->n_families - 1]);
+			return -1;
+		} else if (rr->swapped < (pages + 1) / 2) { /* a few may be under writeback still */
+			snprintf(err, errlen,
+				 "MADV_PAGEOUT swapped %ld of %ld pages past %ld processes: the walk was not "
+				 "measured (is swap full, or the page shared?)",
+				 rr->swapped, pages, n);
+			return -1;
+		} else if (out->npts < WALK_CALIB_MAX_POINTS) {
+			struct walk_point *wp = &out->pts[out->npts++];
+			wp->n = n;
+			wp->ns_per_page = rr->seconds * 1e9 / (double)rr->swapped;
+			wp->round = rep;
+		}
+	}
+	return 0;
+}
+
+/* The samples fitted: a VMA's cost (the slope) and a page's fixed cost. */
+static void fit(struct walk_calib *out)
+{
+	double x[WALK_CALIB_MAX_POINTS], y[WALK_CALIB_MAX_POINTS], w[WALK_CALIB_MAX_POINTS];
+	for (int i = 0; i < out->npts; i++) {
+		x[i] = (double)out->pts[i].n;
+		y[i] = out->pts[i].ns_per_page;
+		w[i] = 1.0 / (y[i] * y[i]); /* relative errors: N spans orders of magnitude */
+	}
+	stats_wlinear(x, y, w, out->npts, &out->vma_ns, &out->fixed_ns, &out->r2);
+	out->others_mapped = true;
+	walk_calib_make_curve(out);
+}
+
 int walk_calibrate(const char *dir, const struct walk_calib_plan *plan, struct walk_calib *out, char *err,
 		   size_t errlen)
 {
@@ -284,22 +355,9 @@ int walk_calibrate(const char *dir, const struct walk_calib_plan *plan, struct w
 	struct utsname u;
 	uname(&u);
 	snprintf(out->release, sizeof(out->release), "%s", u.release);
-	struct walk_calib_plan sorted = *plan;
-	if (sorted.n_families < 1 || sorted.n_families > WALK_CALIB_MAX_FAMILIES) {
-		snprintf(err, errlen, "%d family sizes: 1 to %d", sorted.n_families, WALK_CALIB_MAX_FAMILIES);
+	struct walk_calib_plan sorted;
+	if (plan_sorted(plan, &sorted, err, errlen) < 0)
 		return -1;
-	}
-	if (sorted.slices < 1 || sorted.slices > WALK_CALIB_MAX_SLICES || sorted.pages % sorted.slices) {
-		snprintf(err, errlen, "%d slices of %ld pages: 1 to %d that divide the pages", sorted.slices, sorted.pages,
-			 WALK_CALIB_MAX_SLICES);
-		return -1;
-	}
-	qsort(sorted.families, (size_t)sorted.n_families, sizeof(sorted.families[0]), by_n);
-	for (int i = 1; i < sorted.n_families; i++)
-		if (sorted.families[i] == sorted.families[i - 1]) {
-			snprintf(err, errlen, "the family size %ld is given twice", sorted.families[i]);
-			return -1;
-		}
 	char swappath[1100];
 	if (swap_enable(dir, plan->swap_mib, swappath, sizeof(swappath), err, errlen) < 0)
 		return -1;
@@ -312,33 +370,7 @@ int walk_calibrate(const char *dir, const struct walk_calib_plan *plan, struct w
 			rc = -1;
 			break;
 		}
-		for (int j = 0; j < sorted.n_families * sorted.slices && !rc; j++) {
-			int i = j % sorted.n_families;
-			const struct round_result *rr = &rs.r[j / sorted.n_families][i];
-			long n = sorted.families[i];
-			long pages = sorted.pages / sorted.slices;
-			if (rr->err) {
-				snprintf(err, errlen, "the walk past %ld processes failed: %s", n, strerror(rr->err));
-				rc = -1;
-			} else if (rr->pte_missing) {
-				snprintf(err, errlen,
-					 "with %ld processes, one kept no pte after a read fault (does this kernel "
-					 "forbid the zero page?): its walk would stop short of 2.6.33's",
-					 sorted.families[sorted.n_families - 1]);
-				rc = -1;
-			} else if (rr->swapped < (pages + 1) / 2) { /* a few may be under writeback still */
-				snprintf(err, errlen,
-					 "MADV_PAGEOUT swapped %ld of %ld pages past %ld processes: the walk was not "
-					 "measured (is swap full, or the page shared?)",
-					 rr->swapped, pages, n);
-				rc = -1;
-			} else if (out->npts < WALK_CALIB_MAX_POINTS) {
-				struct walk_point *wp = &out->pts[out->npts++];
-				wp->n = n;
-				wp->ns_per_page = rr->seconds * 1e9 / (double)rr->swapped;
-				wp->round = rep;
-			}
-		}
+		rc = keep_round(&sorted, &rs, rep, out, err, errlen);
 	}
 	swap_disable(swappath);
 	if (rc)
@@ -347,15 +379,7 @@ int walk_calibrate(const char *dir, const struct walk_calib_plan *plan, struct w
 		snprintf(err, errlen, "interrupted");
 		return -1;
 	}
-	double x[WALK_CALIB_MAX_POINTS], y[WALK_CALIB_MAX_POINTS], w[WALK_CALIB_MAX_POINTS];
-	for (int i = 0; i < out->npts; i++) {
-		x[i] = (double)out->pts[i].n;
-		y[i] = out->pts[i].ns_per_page;
-		w[i] = 1.0 / (y[i] * y[i]); /* relative errors: N spans orders of magnitude */
-	}
-	stats_wlinear(x, y, w, out->npts, &out->vma_ns, &out->fixed_ns, &out->r2);
-	out->others_mapped = true;
-	walk_calib_make_curve(out);
+	fit(out);
 	return 0;
 }
 

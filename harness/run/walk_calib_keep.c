@@ -27,27 +27,9 @@ void walk_calib_default_plan(struct walk_calib_plan *plan)
 	plan->max_spread = WALK_CALIB_SPREAD_MAX;
 }
 
-int walk_calib_keep(const char *db_path, const struct walk_calib_plan *plan, struct walk_calib *c, FILE *out)
+/* What was measured, each N's quantile and range, the fit and the curve. */
+static void say_measured(const struct walk_calib *c, FILE *out)
 {
-	if (geteuid() != 0) {
-		rb_error("measuring the walk cost needs root: a page-out writes to swap, and a swap file is switched on "
-			 "for it");
-		return -1;
-	}
-	char dir[PATH_MAX], tmp[PATH_MAX], err[600], path[PATH_MAX];
-	snprintf(tmp, sizeof(tmp), "%s", db_path);
-	snprintf(dir, sizeof(dir), "%s", dirname(tmp));
-	if (rb_mkdir_p(dir) < 0) { /* a fresh database's folder holds the swap file meanwhile */
-		rb_error("calibrate-walk: %s: %s", dir, strerror(errno));
-		return -1;
-	}
-	fprintf(out, "calibrate-walk: %d family sizes x %d repetitions, %ld pages each in %d samples\n",
-		plan->n_families, plan->repetitions, plan->pages, plan->slices);
-	fflush(out);
-	if (walk_calibrate(dir, plan, c, err, sizeof(err)) < 0) {
-		rb_error("calibrate-walk: %s", err);
-		return -1;
-	}
 	long ns[WALK_CALIB_MAX_FAMILIES];
 	double q[WALK_CALIB_MAX_FAMILIES];
 	int m = walk_calib_quantiles(c, ns, q, WALK_CALIB_MAX_FAMILIES);
@@ -70,6 +52,12 @@ int walk_calib_keep(const char *db_path, const struct walk_calib_plan *plan, str
 	for (int i = 0; i < c->ncurve; i++)
 		fprintf(out, " %ld: %.0f ns (%.0f a VMA)%s", c->curve[i].n, c->curve[i].ns_per_page,
 			c->curve[i].ns_per_page / (double)c->curve[i].n, i + 1 < c->ncurve ? "," : "\n");
+}
+
+/* 0 the calibration measured the walks, -2 the machine's noise (said). */
+static int judge_noise(const struct walk_calib_plan *plan, const struct walk_calib *c, FILE *out)
+{
+	char err[600];
 	if (walk_calib_check(c, err, sizeof(err)) < 0) { /* kept, the engine could not load or use it */
 		rb_error("calibrate-walk: %s: the samples were the machine's noise, not the walks' cost; nothing is "
 			 "kept: measure again on a quieter machine, or with more --repetitions",
@@ -91,7 +79,13 @@ int walk_calib_keep(const char *db_path, const struct walk_calib_plan *plan, str
 	}
 	fprintf(out, "spread: the rounds' quantiles differ by at most %.1f%% (N %ld; refused past %.0f%%)\n",
 		100 * spread, at, 100 * plan->max_spread);
+	return 0;
+}
 
+/* The samples and the fit as a run of their own (target host): 0 with
+ * *run, or -1 said. */
+static int record_run(const char *db_path, const struct walk_calib *c, const char *cmdline, int64_t *run)
+{
 	struct sample_set ss[WALK_CALIB_MAX_POINTS + 1];
 	struct recorded_point p[WALK_CALIB_MAX_POINTS + 1];
 	memset(ss, 0, sizeof(ss));
@@ -104,22 +98,53 @@ int walk_calib_keep(const char *db_path, const struct walk_calib_plan *plan, str
 	ss_add(&ss[c->npts], "r2", c->r2, "ratio");
 	p[c->npts] = (struct recorded_point){ "walk_fit", 0, "least squares of ns per page against N", &ss[c->npts] };
 	struct run_here here;
+	run_here_init(&here, "host", NULL, "calibrate-walk", cmdline);
+	int rc = run_record(db_path, &here.m, p, c->npts + 1, NULL, run);
+	for (int i = 0; i <= c->npts; i++)
+		ss_free(&ss[i]);
+	return rc ? -1 : 0;
+}
+
+int walk_calib_keep(const char *db_path, const struct walk_calib_plan *plan, struct walk_calib *c, FILE *out)
+{
+	if (geteuid() != 0) {
+		rb_error("measuring the walk cost needs root: a page-out writes to swap, and a swap file is switched on "
+			 "for it");
+		return -1;
+	}
+	char dir[PATH_MAX], tmp[PATH_MAX], err[600], path[PATH_MAX];
+	snprintf(tmp, sizeof(tmp), "%s", db_path);
+	snprintf(dir, sizeof(dir), "%s", dirname(tmp));
+	if (rb_mkdir_p(dir) < 0) { /* a fresh database's folder holds the swap file meanwhile */
+		rb_error("calibrate-walk: %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	fprintf(out, "calibrate-walk: %d family sizes x %d repetitions, %ld pages each in %d samples\n",
+		plan->n_families, plan->repetitions, plan->pages, plan->slices);
+	fflush(out);
+	if (walk_calibrate(dir, plan, c, err, sizeof(err)) < 0) {
+		rb_error("calibrate-walk: %s", err);
+		return -1;
+	}
+	say_measured(c, out);
+	if (judge_noise(plan, c, out) < 0)
+		return -2;
 	char cmdline[300], measured[1200], when[32], fp[320];
+	int64_t run;
 	rb_utc_now(when, sizeof(when));
 	machine_fingerprint(fp, sizeof(fp));
 	snprintf(cmdline, sizeof(cmdline), "calibrate-walk families=%d pages=%ld slices=%d repetitions=%d",
 		 plan->n_families, plan->pages, plan->slices, plan->repetitions);
-	run_here_init(&here, "host", NULL, "calibrate-walk", cmdline);
-	int64_t run;
-	int rc = run_record(db_path, &here.m, p, c->npts + 1, NULL, &run);
-	for (int i = 0; i <= c->npts; i++)
-		ss_free(&ss[i]);
-	if (rc || results_path(db_path, WALK_CALIB_FILE, path, sizeof(path)) < 0 ||
-	    (snprintf(measured, sizeof(measured), "%s on %s, as run %lld of %s: rmapbench %s", when, fp, (long long)run,
-		      db_path, cmdline),
-	     walk_calib_save(path, c, rb_revision(), measured, err, sizeof(err)) < 0)) {
-		if (!rc)
-			rb_error("%s", err);
+	if (record_run(db_path, c, cmdline, &run) < 0)
+		return -1;
+	snprintf(measured, sizeof(measured), "%s on %s, as run %lld of %s: rmapbench %s", when, fp, (long long)run,
+		 db_path, cmdline);
+	if (results_path(db_path, WALK_CALIB_FILE, path, sizeof(path)) < 0) {
+		rb_error("calibrate-walk: the folder of %s: %s", db_path, strerror(errno));
+		return -1;
+	}
+	if (walk_calib_save(path, c, rb_revision(), measured, err, sizeof(err)) < 0) {
+		rb_error("%s", err);
 		return -1;
 	}
 	fprintf(out, "run %lld; kept in %s\n", (long long)run, path);
