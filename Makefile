@@ -29,7 +29,7 @@ GEN     := $(B)/gen
 
 # folder: the folders it may include from (besides itself)
 LAYERS := lib db collect workloads engine sim kernels kernels/agent \
-	  harness/run harness/compare harness/report harness/cli bench record
+	  harness/run harness/compare harness/report harness/jobs harness/cli bench record
 LAYER_INC_lib             :=
 LAYER_INC_db              := lib $(GEN)
 LAYER_INC_collect         := lib
@@ -41,7 +41,8 @@ LAYER_INC_kernels/agent   := kernels collect lib
 LAYER_INC_harness/run     := sim workloads engine kernels collect db lib $(GEN)
 LAYER_INC_harness/compare := db lib
 LAYER_INC_harness/report  := harness/compare db lib
-LAYER_INC_harness/cli     := harness/report harness/compare harness/run sim workloads engine kernels collect db lib $(GEN)
+LAYER_INC_harness/jobs    := harness/report harness/compare harness/run sim workloads engine kernels collect db lib $(GEN)
+LAYER_INC_harness/cli     := harness/jobs harness/report harness/compare harness/run sim workloads engine kernels collect db lib $(GEN)
 LAYER_INC_bench           := engine lib $(GEN)
 LAYER_INC_record          := engine
 
@@ -96,7 +97,7 @@ endef
 $(foreach L,$(LAYERS),$(eval $(call LAYER_RULES,$(L))))
 
 # What the CLI links, top layer first (static libraries resolve downwards).
-CLI_LAYERS := harness/report harness/compare harness/run kernels sim engine workloads collect db lib
+CLI_LAYERS := harness/jobs harness/report harness/compare harness/run kernels sim engine workloads collect db lib
 cli_libs = $(foreach L,$(CLI_LAYERS),$(call alib,$(L),$(1)))
 
 .PHONY: all deps test test-kernels test-bisect bench-record check-10k fuzz clean help print-layers

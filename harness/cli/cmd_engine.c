@@ -2,7 +2,7 @@
  * Exit status: 0 the invariants held, 3 a fault was found (its report is
  * printed), 2 a usage error, 1 anything else (the database, a file). Every
  * command is recorded as an engine-target run. */
-#include "cmd_engine.h"
+#include "engine_jobs.h"
 #include "commands.h"
 #include "engine_common.h"
 #include "flags.h"

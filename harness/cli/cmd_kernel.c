@@ -8,26 +8,15 @@
  *       of `compare` (verdict.h) between them, each kernel's AIM7
  *       crossover, and a figure per headline metric. */
 #include "commands.h"
-#include "crossover.h"
-#include "db.h"
-#include "query.h"
 #include "flags.h"
 #include "kernel.h"
+#include "kernel_runs.h"
 #include "recipe.h"
-#include "verdict.h"
-#include "verdicts.h"
 #include "record.h"
-#include "report.h"
 #include "util.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <limits.h>
-#include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define DEFAULT_KERNEL_CONFIG "configs/vm.conf"
 #define DEFAULT_COMPARE_CONFIG "configs/compare-kernels.conf"
@@ -43,58 +32,6 @@ static void kernel_usage(FILE *f)
 	      "LABEL names kernels/LABEL.kernel; run and compare-kernels also take an image path.\n"
 	      "The cache is $RMAPBENCH_KERNEL_CACHE, else ~/.cache/rmapbench/kernels.\n",
 	      f);
-}
-
-static void cache_dir(char *buf, size_t len)
-{
-	const char *env = getenv("RMAPBENCH_KERNEL_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	if (env && *env)
-		snprintf(buf, len, "%s", env);
-	else if (xdg && *xdg)
-		snprintf(buf, len, "%s/rmapbench/kernels", xdg);
-	else
-		snprintf(buf, len, "%s/.cache/rmapbench/kernels", home ? home : "/root");
-}
-
-static int kernel_list(void)
-{
-	char dir[PATH_MAX], cache[PATH_MAX];
-	if (kernel_recipes_dir(dir, sizeof(dir)) < 0) {
-		rb_error("cannot find the kernels/ directory (set RMAPBENCH_KERNELS_DIR)");
-		return 1;
-	}
-	cache_dir(cache, sizeof(cache));
-	DIR *d = opendir(dir);
-	if (!d) {
-		rb_error("%s: %s", dir, strerror(errno));
-		return 1;
-	}
-	printf("%-18s %-8s %-28s %s\n", "label", "kind", "release (last prepared)", "cache");
-	struct dirent *e;
-	char names[64][64];
-	int n = 0;
-	while ((e = readdir(d)) && n < 64) {
-		size_t l = strlen(e->d_name);
-		if (l > 7 && l < 64 && !strcmp(e->d_name + l - 7, ".kernel"))
-			snprintf(names[n++], sizeof(names[0]), "%.*s", (int)(l - 7), e->d_name);
-	}
-	closedir(d);
-	qsort(names, (size_t)n, sizeof(names[0]), (int (*)(const void *, const void *))strcmp);
-	for (int i = 0; i < n; i++) {
-		char link[PATH_MAX + 80], err[300];
-		struct kernel_info k;
-		snprintf(link, sizeof(link), "%s/%s", cache, names[i]);
-		struct kernel_recipe r;
-		const char *kind = kernel_recipe_load(names[i], &r, err, sizeof(err)) == 0 ? r.kind : "unreadable";
-		if (kernel_info_load(link, &k, err, sizeof(err)) == 0) {
-			char real[PATH_MAX];
-			printf("%-18s %-8s %-28s %s\n", names[i], kind, k.release,
-			       realpath(link, real) ? real : link);
-		} else {
-			printf("%-18s %-8s %-28s %s\n", names[i], kind, "-", "not prepared yet");
-		}
-	}
-	return 0;
 }
 
 /* --config FILE and --set K=V after the positional arguments. */
@@ -118,59 +55,6 @@ static int parse_suite_args(int argc, char **argv, struct suite_args *a, const c
 	return flags_parse("kernel", flags, argc, argv, a->pos, (int)ARRAY_SIZE(a->pos), &a->npos);
 }
 
-int kernels_run_one(const char *config, const char *const *sets, int nsets, const char *label, const char *tag,
-			 const char *db, int64_t *run)
-{
-	struct config cfg;
-	char err[600], kv[300];
-	if (config_load_set(&cfg, config, sets, nsets, err, sizeof(err)) < 0) {
-		rb_error("%s", err);
-		config_free(&cfg);
-		return 2;
-	}
-	snprintf(kv, sizeof(kv), "kernel=%s", label);
-	if (config_set(&cfg, "target=vm", err, sizeof(err)) < 0 || config_set(&cfg, kv, err, sizeof(err)) < 0) {
-		rb_error("%s", err);
-		config_free(&cfg);
-		return 2;
-	}
-	if (tag)
-		snprintf(cfg.tag, sizeof(cfg.tag), "%s", tag);
-	int rc = cmd_run(&cfg, db, run);
-	config_free(&cfg);
-	return rc;
-}
-
-struct run_variant {
-	char *buf;
-	size_t len;
-};
-
-static int run_variant_of(void *arg, const struct db_run *r)
-{
-	struct run_variant *rv = arg;
-	snprintf(rv->buf, rv->len, "%s", r->variant ? r->variant : "");
-	return 0;
-}
-
-int kernels_run_pair(const char *config, const char *const *sets, int nsets, const char *const labels[2],
-		     const char *tag, const char *db_path, int64_t runs[2])
-{
-	if (access(config, R_OK) < 0) {
-		rb_error("compare-kernels: --config %s: %s", config, strerror(errno));
-		return 2;
-	}
-	runs[0] = runs[1] = 0;
-	int rcs[2];
-	for (int i = 0; i < 2; i++) {
-		fprintf(stderr, "rmapbench: compare-kernels: %s (%s)\n", labels[i], i ? "B" : "A");
-		rcs[i] = kernels_run_one(config, sets, nsets, labels[i], tag, db_path, &runs[i]);
-		if (!runs[i] || rcs[i] == 130)
-			return rcs[i] ? rcs[i] : 1;
-	}
-	return rcs[0] ? rcs[0] : rcs[1];
-}
-
 int cmd_kernel(int argc, char **argv, const char *db)
 {
 	if (argc < 1 || flags_help(argc, argv)) {
@@ -183,7 +67,7 @@ int cmd_kernel(int argc, char **argv, const char *db)
 			rb_error("kernel list takes no arguments");
 			return 2;
 		}
-		return kernel_list();
+		return kernels_list();
 	}
 	if (!strcmp(sub, "fetch") || !strcmp(sub, "build")) {
 		if (argc != 2) {
@@ -226,8 +110,13 @@ int cmd_kernel(int argc, char **argv, const char *db)
 			rb_error("kernel run: expected one LABEL");
 			return 2;
 		}
+		struct db h;
 		int64_t run;
-		return kernels_run_one(a.config, a.sets, a.nsets, a.pos[0], NULL, db, &run);
+		if (db_open_said(db, &h) < 0)
+			return 1;
+		int rc = kernels_run_one(a.config, a.sets, a.nsets, a.pos[0], NULL, &h, &run);
+		db_close(&h);
+		return rc;
 	}
 	rb_error("kernel: unknown subcommand '%s' (rmapbench kernel --help)", sub);
 	return 2;
@@ -246,46 +135,10 @@ int cmd_compare_kernels(int argc, char **argv, const char *db_path)
 		rb_error("compare-kernels: expected two kernels, A and B (rmapbench kernel list)");
 		return 2;
 	}
-	int64_t runs[2];
-	int rc = kernels_run_pair(a.config, a.sets, a.nsets, a.pos, NULL, db_path, runs);
-	if (!runs[0] || !runs[1] || rc == 130)
-		return rc;
 	struct db db;
 	if (db_open_said(db_path, &db) < 0)
 		return 1;
-	const char *labels[2] = { a.pos[0], a.pos[1] };
-	static char named[2][200];
-	for (int i = 0; i < 2; i++) {
-		if (!strncmp(labels[i], "git:", 4)) { /* the commit: its short hash and subject, as the run has it */
-			struct run_variant rv = { named[i], sizeof(named[i]) };
-			if (db_run_get(&db, runs[i], run_variant_of, &rv) == 1 && named[i][0])
-				labels[i] = named[i];
-		} else if (strchr(labels[i], '/')) {
-			labels[i] = strrchr(labels[i], '/') + 1;
-		}
-	}
-	printf("\ncompare-kernels: A = %s (run %lld), B = %s (run %lld)\n", labels[0], (long long)runs[0], labels[1],
-	       (long long)runs[1]);
-	struct side sa = { .db = &db, .runs = { runs[0] }, .nruns = 1 }, sb = { .db = &db, .runs = { runs[1] }, .nruns = 1 };
-	snprintf(sa.label, sizeof(sa.label), "%s (run %lld)", labels[0], (long long)runs[0]);
-	snprintf(sb.label, sizeof(sb.label), "%s (run %lld)", labels[1], (long long)runs[1]);
-	struct comparison cmp;
-	if (compare_sides(&sa, &sb, &cmp) == 0) {
-		verdicts_print(&cmp, &sa, &sb);
-		comparison_free(&cmp);
-	}
-	char dir[PATH_MAX], name[64];
-	snprintf(name, sizeof(name), "compare-%lld-%lld", (long long)runs[0], (long long)runs[1]);
-	crossover_report_runs(&db, db_path, runs, labels);
-	if (results_dir(db_path, name, dir, sizeof(dir)) == 0) {
-		static const char *const figs[] = { "rmap_vmas_per_walk", "sys_pct", "jobs_per_min",
-						    "jobs_per_min_per_user" };
-		for (size_t i = 0; i < ARRAY_SIZE(figs); i++) {
-			char png[PATH_MAX + 40], shown[PATH_MAX + 80];
-			if (report_compare(&db, runs, labels, figs[i], dir, png, sizeof(png)) == 0)
-				printf("figure: %s\n", rb_path_shown(png, shown, sizeof(shown)));
-		}
-	}
+	int rc = kernels_compare(a.config, a.sets, a.nsets, a.pos, &db);
 	db_close(&db);
 	return rc;
 }

@@ -1,51 +1,13 @@
 /* rmapbench: the command line. Global options may stand anywhere. */
 #include "commands.h"
-#include "config.h"
-#include "external.h"
-#include "target.h"
 #include "flags.h"
-#include "suite.h"
+#include "usage.h"
 #include "util.h"
-#include "workload.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void usage(FILE *f)
-{
-	fputs("usage: rmapbench [--db PATH] [--set KEY=VALUE]... COMMAND [ARGS]\n"
-	      "\n"
-	      "commands:\n"
-	      "  run CONFIG                   run a suite (configs/*.conf) and record it\n"
-	      "  runs                         list the recorded runs\n"
-	      "  show RUN                     statistics per workload, users and metric (RUN: id or last)\n"
-	      "  export RUN --format csv|json the tidy rows of a run\n"
-	      "  report RUN                   remake a run's figures and HTML report\n"
-	      "  workloads                    list the workload generators\n"
-	      "  targets                      list the targets a config's target key names\n"
-	      "  engine walkcost|scenario|replay|fuzz ...  the userspace rmap engine (engine --help)\n"
-	      "  record [--out F] -- CMD ...  trace what CMD's process tree does to anonymous memory\n"
-	      "  replay FILE [--variant all]  a recorded trace on the designs side by side (replay --help)\n"
-	      "  bench [FILTER | --variant V] [--repetitions R] [--min-time S]  microbenchmarks into the database\n"
-	      "  kernel list|fetch|build|run ...  kernels for the vm target (kernel --help)\n"
-	      "  compare-kernels A B [--config FILE]  the same sweep on two kernels, and the differences\n"
-	      "  bisect GOOD BAD --tree PATH --config FILE [--metric M]  the commit that regressed (bisect --help)\n"
-	      "  compare A B [--junit F] [--markdown F]  verdicts between runs (ID, last, last~N, DB:ID; A1,A2 for sets)\n"
-	      "  nightly [--config F] [--set K=V] [--baseline RUN] [--junit F] [--markdown F]  the suite against its baseline\n"
-	      "  baseline set RUN | show | clear [--config F]  the nightly's pinned baseline on this machine\n"
-	      "  db merge OTHER.db...         other databases' runs into this one, each once (by uuid)\n"
-	      "  calibrate-walk [--families N,..]  an rmap walk's cost by its length on this kernel, for target engine\n"
-	      "  paper [--json] [--config F]  the 2010 crossover on the engine: legacy, avc and modern\n"
-	      "\n"
-	      "options:\n"
-	      "  --db PATH        results database (default $RMAPBENCH_DB or results/rmapbench.db)\n"
-	      "  --set KEY=VALUE  override a config key for this run (repeatable)\n"
-	      "  --shard I/N      run only point k where k mod N = I - 1 (a CI matrix; db merge joins them)\n"
-	      "  --dry-run        print the plan of points; run and record nothing\n",
-	      f);
-}
 
 /* Commands that parse their own arguments: everything after the name. */
 static const struct {
@@ -67,13 +29,67 @@ static const struct {
 	{ "paper", cmd_paper },
 };
 
+/* The commands with no arguments of their own besides RUN (and --format):
+ * how many words each takes, the name first. */
+static int positional(const char *db, const char *const *pos, int npos, const char *format)
+{
+	const char *cmd = pos[0];
+	static const struct {
+		const char *name;
+		int npos;
+	} fixed[] = { { "runs", 1 }, { "show", 2 }, { "report", 2 }, { "export", 2 }, { "workloads", 1 }, { "targets", 1 } };
+	size_t k = 0;
+	while (k < ARRAY_SIZE(fixed) && strcmp(cmd, fixed[k].name))
+		k++;
+	if (k == ARRAY_SIZE(fixed)) {
+		rb_error("unknown command '%s' (rmapbench --help)", cmd);
+		return 2;
+	}
+	if (npos != fixed[k].npos) {
+		rb_error("%s: wrong number of arguments (rmapbench --help)", cmd);
+		return 2;
+	}
+	if (!strcmp(cmd, "export") && !format) {
+		rb_error("export: --format csv|json is required");
+		return 2;
+	}
+	switch (k) {
+	case 0: return cmd_runs(db);
+	case 1: return cmd_show(db, pos[1]);
+	case 2: return cmd_report(db, pos[1]);
+	case 3: return cmd_export(db, pos[1], format);
+	case 4: return cmd_workloads();
+	default: return cmd_targets();
+	}
+}
+
+/* The first word that names a command with arguments of its own: the
+ * global options stand anywhere before it, and anywhere at all for the
+ * others. argc when there is none. */
+static int own_args_at(int argc, char **argv, const struct flag *flags)
+{
+	for (int i = 1; i < argc; i++) {
+		const struct flag *f = flags_find(flags, argv[i]);
+		if (f) {
+			i += f->kind != FLAG_BOOL && !strchr(argv[i], '=');
+			continue;
+		}
+		if (argv[i][0] == '-' && argv[i][1])
+			continue; /* flags_parse says it is unknown */
+		for (size_t k = 0; k < ARRAY_SIZE(own_args); k++)
+			if (!strcmp(argv[i], own_args[k].name))
+				return i;
+		break;
+	}
+	return argc;
+}
+
 int main(int argc, char **argv)
 {
 	const char *db = getenv("RMAPBENCH_DB");
 	const char *sets[64], *pos[8], *format = NULL, *shard = NULL;
-	bool dry_run = false;
+	bool dry_run = false, help = false;
 	int nsets = 0, npos = 0;
-	bool help = false;
 	if (!db || !*db)
 		db = "results/rmapbench.db";
 	const struct flag flags[] = {
@@ -86,22 +102,7 @@ int main(int argc, char **argv)
 		{ "-h", FLAG_BOOL, &help, 0, 0, NULL },
 		{ NULL, 0, NULL, 0, 0, NULL },
 	};
-	/* The global options stand anywhere before a command with arguments
-	 * of its own, and anywhere at all for the others. */
-	int end = argc;
-	for (int i = 1; i < argc; i++) {
-		const struct flag *f = flags_find(flags, argv[i]);
-		if (f) {
-			i += f->kind != FLAG_BOOL && !strchr(argv[i], '=');
-			continue;
-		}
-		if (argv[i][0] == '-' && argv[i][1])
-			continue; /* flags_parse says it is unknown */
-		for (size_t k = 0; k < ARRAY_SIZE(own_args) && end == argc; k++)
-			if (!strcmp(argv[i], own_args[k].name))
-				end = i;
-		break;
-	}
+	int end = own_args_at(argc, argv, flags);
 	if (flags_parse(NULL, flags, end - 1, argv + 1, pos, (int)ARRAY_SIZE(pos), &npos) < 0)
 		return 2;
 	if (!*db) {
@@ -125,59 +126,15 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	const char *cmd = pos[0];
-	if (!strcmp(cmd, "run")) {
-		if (npos != 2) {
-			rb_error("run: expected one CONFIG file");
-			return 2;
-		}
-		struct config cfg;
-		char err[600];
-		if (config_load_set(&cfg, pos[1], sets, nsets, err, sizeof(err)) < 0 ||
-		    (shard && suite_parse_shard(&cfg, shard, err, sizeof(err)) < 0)) {
-			rb_error("%s", err);
-			config_free(&cfg);
-			return 2;
-		}
-		cfg.dry_run = dry_run;
-		int rc = cmd_run(&cfg, db, NULL);
-		config_free(&cfg);
-		return rc;
+	if (!strcmp(pos[0], "run")) {
+		if (npos == 2)
+			return cmd_run(pos[1], sets, nsets, shard, dry_run, db);
+		rb_error("run: expected one CONFIG file");
+		return 2;
 	}
 	if (nsets || shard || dry_run) {
 		rb_error("%s applies to 'run' only", nsets ? "--set" : shard ? "--shard" : "--dry-run");
 		return 2;
 	}
-	if (!strcmp(cmd, "runs") && npos == 1)
-		return cmd_runs(db);
-	if (!strcmp(cmd, "show") && npos == 2)
-		return cmd_show(db, pos[1]);
-	if (!strcmp(cmd, "report") && npos == 2)
-		return cmd_report(db, pos[1]);
-	if (!strcmp(cmd, "export") && npos == 2) {
-		if (!format) {
-			rb_error("export: --format csv|json is required");
-			return 2;
-		}
-		return cmd_export(db, pos[1], format);
-	}
-	if (!strcmp(cmd, "workloads") && npos == 1) {
-		for (int i = 0; workloads[i]; i++)
-			printf("%-15s %s\n", workloads[i]->name, workloads[i]->summary);
-		for (int i = 0; external_workloads[i]; i++)
-			printf("%-15s %s\n", external_workloads[i]->name, external_workloads[i]->summary);
-		return 0;
-	}
-	if (!strcmp(cmd, "targets") && npos == 1) {
-		for (int i = 0; targets[i]; i++)
-			printf("%-15s %s\n", targets[i]->name, targets[i]->summary);
-		return 0;
-	}
-	if (!strcmp(cmd, "runs") || !strcmp(cmd, "show") || !strcmp(cmd, "report") || !strcmp(cmd, "export") ||
-	    !strcmp(cmd, "workloads") || !strcmp(cmd, "targets")) {
-		rb_error("%s: wrong number of arguments (rmapbench --help)", cmd);
-		return 2;
-	}
-	rb_error("unknown command '%s' (rmapbench --help)", cmd);
-	return 2;
+	return positional(db, pos, npos, format);
 }

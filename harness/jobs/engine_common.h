@@ -1,6 +1,6 @@
 /* What the `rmapbench engine` subcommands share (engine_common.c): their
  * parsed flags, the usage, the design named by --variant, JSON output
- * and recording. Below every engine_*.c and cmd_engine.c. */
+ * and recording. Below every engine_*.c of harness/jobs. */
 #ifndef RMAPBENCH_ENGINE_COMMON_H
 #define RMAPBENCH_ENGINE_COMMON_H
 

@@ -1,9 +1,10 @@
-/* `rmapbench engine ...`, one file per concern: the flags and the
- * dispatch (cmd_engine.c), what the subcommands share (engine_common.c),
- * walkcost (engine_walkcost.c), the checked runs: scenarios, replays and
- * the fuzzer (engine_check.c), and threads (engine_threads.c). */
-#ifndef RMAPBENCH_CMD_ENGINE_H
-#define RMAPBENCH_CMD_ENGINE_H
+/* What `rmapbench engine ...` does, one file per concern: what the
+ * subcommands share (engine_common.c), walkcost (engine_walkcost.c), the
+ * checked runs: scenarios, replays and the fuzzer (engine_check.c), and
+ * threads (engine_threads.c). The flags and the dispatch are the CLI's
+ * (harness/cli/cmd_engine.c); the nightly runs walkcost as a part. */
+#ifndef RMAPBENCH_ENGINE_JOBS_H
+#define RMAPBENCH_ENGINE_JOBS_H
 
 #include "engine_common.h"
 

@@ -1,6 +1,6 @@
 /* engine threads: users on threads and a reclaim thread on one engine, the
  * anon_vma locks contended for real, their lock_stat-like figures recorded. */
-#include "cmd_engine.h"
+#include "engine_jobs.h"
 #include "engine_common.h"
 #include "threads.h"
 #include "util.h"

@@ -1,7 +1,7 @@
 /* engine walkcost: N children each mapping P pages COWed from one parent,
  * both walks of every page counted; a run per design with a point per N,
  * and for a sweep, figures of VMAs per walk against N. */
-#include "cmd_engine.h"
+#include "engine_jobs.h"
 #include "engine_common.h"
 #include "db.h"
 #include "record.h"

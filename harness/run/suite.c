@@ -130,14 +130,14 @@ static struct point_env *suite_prepare(struct config *cfg, const char *db_path)
 	return env;
 }
 
-int run_suite(struct config *cfg, const char *db_path, struct suite_result *res)
+int run_suite(struct config *cfg, struct db *db, struct suite_result *res)
 {
 	memset(res, 0, sizeof(*res));
-	struct point_env *env = suite_prepare(cfg, db_path);
+	struct point_env *env = suite_prepare(cfg, db->path);
 	struct suite_run sr;
 	if (!env)
 		return 1;
-	if (suite_begin(&sr, env, db_path, res) < 0) {
+	if (suite_begin(&sr, env, db, res) < 0) {
 		free(env);
 		return 1;
 	}

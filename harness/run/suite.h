@@ -18,7 +18,9 @@ int suite_plan(const struct config *cfg, struct point_spec *out, int cap);
 /* --shard "i/n": 0, or -1 with err. */
 int suite_parse_shard(struct config *cfg, const char *spec, char *err, size_t errlen);
 
-/* Exit status: 0 done, 1 failed (a point or the setup), 130 aborted. */
-int run_suite(struct config *cfg, const char *db_path, struct suite_result *res);
+/* Into db, the caller's open database (its path names the run lock and
+ * the results folder). Exit status: 0 done, 1 failed (a point or the
+ * setup), 130 aborted. */
+int run_suite(struct config *cfg, struct db *db, struct suite_result *res);
 
 #endif

@@ -45,15 +45,12 @@ static void kernel_config_hash(const char *release, char *buf, size_t len)
 
 /* The machine made ready for points: a run's lock, the harness above the
  * load, what a killed run left behind cleared away. */
-static int suite_machine(struct suite_run *sr, const char *db_path)
+static int suite_machine(struct suite_run *sr)
 {
 	char err[1200], tmp[PATH_MAX];
-	if (db_open_said(db_path, &sr->db) < 0)
-		return -1;
 	rb_signals_install();
-	if (run_lock_take(db_path, err, sizeof(err)) < 0) {
+	if (run_lock_take(sr->db->path, err, sizeof(err)) < 0) {
 		rb_error("%s", err);
-		db_close(&sr->db);
 		return -1;
 	}
 	/* Thousands of runnable users would starve the harness: its lock ring
@@ -62,7 +59,7 @@ static int suite_machine(struct suite_run *sr, const char *db_path)
 	 * to nice 0 before exec. Needs root; without it, nothing changes. */
 	setpriority(PRIO_PROCESS, 0, -10);
 	sandbox_reap_stale();
-	snprintf(tmp, sizeof(tmp), "%s", db_path);
+	snprintf(tmp, sizeof(tmp), "%s", sr->db->path);
 	snprintf(sr->dbdir, sizeof(sr->dbdir), "%s", dirname(tmp));
 	swap_reap_stale(sr->dbdir);
 	return 0;
@@ -70,16 +67,16 @@ static int suite_machine(struct suite_run *sr, const char *db_path)
 
 static void suite_fail(struct suite_run *sr, const char *why)
 {
-	db_run_end(&sr->db, sr->run_id, "failed", why);
-	db_close(&sr->db);
+	db_run_end(sr->db, sr->run_id, "failed", why);
 }
 
-int suite_begin(struct suite_run *sr, const struct point_env *env, const char *db_path, struct suite_result *res)
+int suite_begin(struct suite_run *sr, const struct point_env *env, struct db *db, struct suite_result *res)
 {
 	const struct config *cfg = env->cfg;
 	char err[1200], cfghash[64], name[32];
 	memset(sr, 0, sizeof(*sr));
-	if (suite_machine(sr, db_path) < 0)
+	sr->db = db;
+	if (suite_machine(sr) < 0)
 		return -1;
 	struct run_here here;
 	run_here_init(&here, cfg->target, NULL, cfg->name[0] ? cfg->name : "unnamed", cfg->text ? cfg->text : "");
@@ -89,14 +86,13 @@ int suite_begin(struct suite_run *sr, const struct point_env *env, const char *d
 	m.kernel_config_hash = cfghash[0] ? cfghash : NULL;
 	if (env->target->describe)
 		env->target->describe(env, &m);
-	if (db_run_begin(&sr->db, &m, &sr->run_id, err, sizeof(err)) < 0) {
+	if (db_run_begin(sr->db, &m, &sr->run_id, err, sizeof(err)) < 0) {
 		rb_error("%s", err);
-		db_close(&sr->db);
 		return -1;
 	}
 	res->run = sr->run_id;
 	snprintf(name, sizeof(name), "run-%lld", (long long)sr->run_id);
-	if (results_dir(db_path, name, sr->rundir, sizeof(sr->rundir)) < 0) {
+	if (results_dir(db->path, name, sr->rundir, sizeof(sr->rundir)) < 0) {
 		suite_fail(sr, "cannot create the run's directory");
 		return -1;
 	}
@@ -114,7 +110,7 @@ int suite_record_point(struct suite_run *sr, const struct point_spec *ps, const 
 	char err[1200];
 	struct point_rec pr = { ps->seq, ps->workload, ps->users, ps->repetition, po->params, po->status,
 				po->error[0] ? po->error : NULL, po->started, po->ended };
-	if (db_point_record(&sr->db, sr->run_id, &pr, &po->ss, NULL, err, sizeof(err)) < 0) {
+	if (db_point_record(sr->db, sr->run_id, &pr, &po->ss, NULL, err, sizeof(err)) < 0) {
 		rb_error("%s", err);
 		return -1;
 	}
@@ -137,8 +133,7 @@ int suite_end(struct suite_run *sr, int failed, int recorded, int total, struct 
 		status = "failed";
 		snprintf(note, sizeof(note), "%d of %d points failed", failed, total);
 	}
-	db_run_end(&sr->db, sr->run_id, status, note[0] ? note : NULL);
-	db_close(&sr->db);
+	db_run_end(sr->db, sr->run_id, status, note[0] ? note : NULL);
 	snprintf(res->status, sizeof(res->status), "%s", status);
 	snprintf(res->note, sizeof(res->note), "%s", note);
 	snprintf(res->dir, sizeof(res->dir), "%s", sr->rundir);

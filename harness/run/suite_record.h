@@ -19,14 +19,14 @@ struct suite_result {
 };
 
 struct suite_run {
-	struct db db;
+	struct db *db;          /* the caller's, open for the whole run */
 	int64_t run_id;
 	char rundir[PATH_MAX], dbdir[PATH_MAX];
 	char swappath[1100];
 };
 
 /* 0 with res->run, or -1 having said why (a run begun is ended failed). */
-int suite_begin(struct suite_run *sr, const struct point_env *env, const char *db_path, struct suite_result *res);
+int suite_begin(struct suite_run *sr, const struct point_env *env, struct db *db, struct suite_result *res);
 /* -1 having said why: the run cannot go on. */
 int suite_record_point(struct suite_run *sr, const struct point_spec *ps, const struct point_out *po);
 /* failed: the points that failed, or -1 when recording did; the exit

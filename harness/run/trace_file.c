@@ -1,3 +1,4 @@
+/* A trace file read once, bounded (trace_file.h). */
 #include "trace_file.h"
 
 #include <errno.h>
@@ -116,7 +117,64 @@ static int line(struct loader *l, char *s, size_t len)
 	return keep(l, p, strlen(p));
 }
 
-int trace_file_load(struct trace_file *f, const char *path, char *err, size_t errlen)
+/* The n bytes just read after the have carried over, cut into lines,
+ * the last one's start carried over again: 0, or -1 with the error. */
+static int chunk(struct loader *l, char *buf, size_t *have, int n, size_t *total)
+{
+	char *nul = memchr(buf + *have, 0, (size_t)n);
+	if (nul) { /* said on its own line, not as a line too long */
+		for (char *c = buf; c < nul; c++)
+			l->lineno += *c == '\n';
+		l->lineno++;
+		return fail(l, "a NUL byte: not a text trace");
+	}
+	*total += (size_t)n;
+	if (*total > TRACE_FILE_MAX_BYTES) {
+		snprintf(l->err, l->errlen, "%s: more than %lu MiB of text: over the replay's limit", l->path,
+			 TRACE_FILE_MAX_BYTES >> 20);
+		return -1;
+	}
+	*have += (size_t)n;
+	size_t start = 0;
+	char *nl;
+	while ((nl = memchr(buf + start, '\n', *have - start))) {
+		if (line(l, buf + start, (size_t)(nl - (buf + start))) < 0)
+			return -1;
+		start = (size_t)(nl - buf) + 1;
+	}
+	memmove(buf, buf + start, *have - start);
+	*have -= start;
+	if (n == 0) /* the end: a last line without its newline */
+		return *have ? line(l, buf, *have) : 0;
+	if (*have > LINE_MAX_BYTES) {
+		l->lineno++;
+		return fail(l, "longer than %d bytes", LINE_MAX_BYTES);
+	}
+	return 0;
+}
+
+/* The stream read to its end, a chunk at a time: 0, or -1 with the error. */
+static int read_all(struct loader *l, gzFile gz)
+{
+	static char buf[(1 << 17) + LINE_MAX_BYTES + 2];
+	size_t have = 0, total = 0;
+	for (;;) {
+		int n = gzread(gz, buf + have, (unsigned)(sizeof(buf) - have - 1)), zerr = Z_OK;
+		if (n <= 0)
+			gzerror(gz, &zerr); /* a cut stream ends as an end of file, with an error */
+		if (n < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
+			snprintf(l->err, l->errlen, "%s: truncated or corrupt after line %lu (zlib: %s)", l->path,
+				 l->lineno, gzerror(gz, &zerr));
+			return -1;
+		}
+		if (chunk(l, buf, &have, n, &total) < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+	}
+}
+
+int trace_file_load(struct trace_file *f, const char *path, int flags, char *err, size_t errlen)
 {
 	struct stat st;
 	memset(f, 0, sizeof(*f));
@@ -133,62 +191,12 @@ int trace_file_load(struct trace_file *f, const char *path, char *err, size_t er
 	}
 	gzbuffer(gz, 1 << 17);
 	struct loader l = { .f = f, .path = path, .in_header = true, .err = err, .errlen = errlen };
-	/* chunks of the stream, cut into lines; a line's start carried over */
-	static char buf[(1 << 17) + LINE_MAX_BYTES + 2];
-	size_t have = 0, total = 0;
-	int rc = 0;
-	for (;;) {
-		int n = gzread(gz, buf + have, (unsigned)(sizeof(buf) - have - 1)), zerr = Z_OK;
-		if (n <= 0)
-			gzerror(gz, &zerr); /* a cut stream ends as an end of file, with an error */
-		if (n < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
-			snprintf(err, errlen, "%s: truncated or corrupt after line %lu (zlib: %s)", path, l.lineno,
-				 gzerror(gz, &zerr));
-			rc = -1;
-			break;
-		}
-		char *nul = memchr(buf + have, 0, (size_t)n);
-		if (nul) { /* said on its own line, not as a line too long */
-			for (char *c = buf; c < nul; c++)
-				l.lineno += *c == '\n';
-			l.lineno++;
-			rc = fail(&l, "a NUL byte: not a text trace");
-			break;
-		}
-		total += (size_t)n;
-		if (total > TRACE_FILE_MAX_BYTES) {
-			snprintf(err, errlen, "%s: more than %lu MiB of text: over the replay's limit", path,
-				 TRACE_FILE_MAX_BYTES >> 20);
-			rc = -1;
-			break;
-		}
-		have += (size_t)n;
-		size_t start = 0;
-		char *nl;
-		while (rc == 0 && (nl = memchr(buf + start, '\n', have - start))) {
-			rc = line(&l, buf + start, (size_t)(nl - (buf + start)));
-			start = (size_t)(nl - buf) + 1;
-		}
-		if (rc)
-			break;
-		memmove(buf, buf + start, have - start);
-		have -= start;
-		if (n == 0) { /* the end: a last line without its newline */
-			if (have)
-				rc = line(&l, buf, have);
-			break;
-		}
-		if (have > LINE_MAX_BYTES) {
-			l.lineno++;
-			rc = fail(&l, "longer than %d bytes", LINE_MAX_BYTES);
-			break;
-		}
-	}
+	int rc = read_all(&l, gz);
 	gzclose(gz);
 	if (rc == 0 && !f->n) {
 		snprintf(err, errlen, "%s: no operation in it (an empty or cut trace)", path);
 		rc = -1;
-	} else if (rc == 0 && !l.ended) {
+	} else if (rc == 0 && !l.ended && (flags & TRACE_FILE_WHOLE)) {
 		snprintf(err, errlen, "%s:%lu: truncated: no '# end' line last (the recording did not finish; a trace "
 			 "written by hand ends with '# end')", path, l.lineno);
 		rc = -1;

@@ -50,7 +50,7 @@ timeout 20 "$BIN" --db "$db" run "$tmp/fifo.conf" >"$tmp/out" 2>"$tmp/err"
 # when each point runs after the run has started
 printf 'users = 1 2\nmix = cow:3,nosuch:1\n' >"$tmp/mix.conf"
 expect 2 "mix.conf:2: mix: unknown task 'nosuch'" "$BIN" --db "$db" run "$tmp/mix.conf"
-expect 2 "/dev/zero: File too large" "$BIN" --db "$db" engine replay /dev/zero --variant avc --no-db
+expect 2 "/dev/zero: not a regular file" "$BIN" --db "$db" engine replay /dev/zero --variant avc --no-db
 
 # The stress-ng companion runs inside the point's cgroup, and when it
 # fails the point fails with its reason (the run used to end 'done').

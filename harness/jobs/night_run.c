@@ -1,0 +1,21 @@
+/* A nightly run's facts (night_run.h). */
+#include "night_run.h"
+#include "query.h"
+
+#include <stdio.h>
+
+static int run_facts(void *arg, const struct db_run *r)
+{
+	struct night_run *p = arg;
+	snprintf(p->suite, sizeof(p->suite), "%s", r->config_name ? r->config_name : "");
+	snprintf(p->fingerprint, sizeof(p->fingerprint), "%s", r->fingerprint ? r->fingerprint : "");
+	snprintf(p->variant, sizeof(p->variant), "%s", r->variant ? r->variant : "");
+	snprintf(p->status, sizeof(p->status), "%s", r->status ? r->status : "");
+	snprintf(p->target, sizeof(p->target), "%s", r->target ? r->target : "");
+	return 0;
+}
+
+int night_run_facts(struct db *db, struct night_run *r)
+{
+	return db_run_get(db, r->run, run_facts, r) == 1;
+}

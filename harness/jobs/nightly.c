@@ -1,0 +1,168 @@
+/* `nightly` as a job (nightly.h):
+ *
+ *   nightly_check    the config's nightly keys and --baseline, before any work
+ *   run_parts        each part of nightly_parts[] the config asks for, in order
+ *   judge_parts      each run against its baseline, then the control's pair
+ *   write_outputs    --junit, --markdown, the suite's report with the verdicts
+ *   say_night        the night's line, the control's regressions said apart
+ *
+ * Every part reaches every output, a first night's as not judged. */
+#include "nightly.h"
+#include "nightly_judge.h"
+#include "nightly_parts.h"
+#include "query.h"
+#include "record.h"
+#include "report.h"
+#include "util.h"
+#include "verdicts.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_PARTS 8 /* the suite, 4 vm kernels, walkcost, benchmarks */
+
+struct night {
+	struct config *cfg;
+	struct db *db;
+	const struct nightly_opts *o;
+	struct night_run parts[MAX_PARTS];
+	int nparts;
+	int64_t control[2]; /* the control's runs, good and known bad; 0 none */
+	/* the outputs' columns: a comparison of two sides each */
+	struct side sa[MAX_PARTS + 1], sb[MAX_PARTS + 1];
+	struct comparison cmp[MAX_PARTS + 1];
+	int shown;
+	int rc;
+};
+
+int nightly_check(const struct config *cfg, struct db *db, const char *baseline)
+{
+	if (cfg->n_vm_kernels && !cfg->n_vm_users) {
+		rb_error("%s: vm_kernels needs vm_users (the users of the vm part)", cfg->path);
+		return 2;
+	}
+	if (cfg->n_reference_kernels && access(cfg->reference_config, R_OK) < 0) {
+		rb_error("%s: reference_config %s: %s", cfg->path, cfg->reference_config, strerror(errno));
+		return 2;
+	}
+	if (!baseline) /* said before a night's work, not after it */
+		return 0;
+	struct night_run bp = { 0 };
+	if (db_run_resolve(db, baseline, &bp.run) != 1 || !night_run_facts(db, &bp)) {
+		rb_error("nightly: --baseline %s: no such run in %s", baseline, db->path);
+		return 2;
+	}
+	if (strcmp(bp.suite, cfg->name)) {
+		rb_error("nightly: --baseline %s is a run of suite '%s', not '%s'", baseline, bp.suite, cfg->name);
+		return 2;
+	}
+	return 0;
+}
+
+void nightly_plan(const struct config *cfg)
+{
+	for (const struct nightly_part *p = nightly_parts; p->name; p++)
+		for (int k = 0; k < p->count(cfg); k++)
+			p->plan(cfg, k);
+}
+
+/* 0, or the night's exit status when a part could not run: a control
+ * that could not leaves the others to be judged, the night failed (2). */
+static int run_parts(struct night *n)
+{
+	for (const struct nightly_part *p = nightly_parts; p->name; p++)
+		for (int k = 0; k < p->count(n->cfg); k++) {
+			int64_t runs[2] = { 0, 0 };
+			int rc = p->run(n->cfg, k, n->db, runs);
+			if (rc == 130 || (rc && !p->control))
+				return rc;
+			if (rc)
+				n->rc = 2;
+			else if (p->control)
+				memcpy(n->control, runs, sizeof(runs));
+			else if (runs[0] && n->nparts < MAX_PARTS)
+				n->parts[n->nparts++].run = runs[0];
+		}
+	return 0;
+}
+
+static void judge_parts(struct night *n)
+{
+	for (int i = 0; i < n->nparts; i++) {
+		int s = n->shown;
+		int r = judge_part(n->db, &n->parts[i], i == 0 ? n->o->baseline : NULL, &n->sa[s], &n->sb[s], &n->cmp[s]);
+		if (r == 2) {
+			comparison_free(&n->cmp[s]);
+			memset(&n->cmp[s], 0, sizeof(n->cmp[s]));
+			n->rc = 2;
+			continue;
+		}
+		/* a regressed night is never a later night's baseline */
+		db_run_set_verdict(n->db, n->parts[i].run, r == 1 ? "regressed" : "clean");
+		n->shown++;
+		if (r == 1 && n->rc == 0)
+			n->rc = 1;
+	}
+	if (!n->control[0])
+		return;
+	int s = n->shown;
+	if (judge_control(n->db, n->cfg, n->control, &n->sa[s], &n->sb[s], &n->cmp[s]))
+		n->rc = 2;
+	if (n->cmp[s].n || n->cmp[s].expect[0])
+		n->shown++;
+}
+
+static void write_outputs(struct night *n)
+{
+	const struct nightly_opts *o = n->o;
+	if (o->junit && verdicts_junit_n(o->junit, n->shown, n->cmp, n->sa, n->sb) < 0) {
+		rb_error("nightly: --junit %s: cannot write it", o->junit);
+		n->rc = 2;
+	}
+	if (o->markdown && verdicts_markdown_n(o->markdown, n->shown, n->cmp, n->sa, n->sb) < 0) {
+		rb_error("nightly: --markdown %s: cannot write it", o->markdown);
+		n->rc = 2;
+	}
+	/* the suite's report, remade with the night's verdicts on top */
+	char dir[PATH_MAX], name[32], report[PATH_MAX + 100] = "";
+	snprintf(name, sizeof(name), "run-%lld", (long long)n->parts[0].run);
+	if (results_dir(n->db->path, name, dir, sizeof(dir)) == 0 &&
+	    report_generate_verdicts(n->db, n->parts[0].run, dir, report, sizeof(report), n->cmp, n->sa, n->sb,
+				     n->shown) == 0)
+		printf("report: %s\n", rb_path_shown(report, dir, sizeof(dir)));
+}
+
+static void say_night(struct night *n)
+{
+	int regressions = 0, judged = 0, control = -1;
+	for (int i = 0; i < n->shown; i++) {
+		if (n->cmp[i].expect[0])
+			control = comparison_regressed_on(&n->cmp[i], n->cmp[i].expect);
+		else if (!n->cmp[i].unjudged[0])
+			regressions += n->cmp[i].counts[V_REGRESSION], judged++;
+	}
+	printf("\nnightly: %s (%d regressions over %d comparisons%s)\n",
+	       n->rc == 0 ? "no regression" : n->rc == 1 ? "REGRESSED" : "could not judge", regressions, judged,
+	       control < 0 ? "" : control ? "; the reference saw its regression" : "; the reference saw nothing");
+}
+
+int nightly_run(struct config *cfg, struct db *db, const struct nightly_opts *o)
+{
+	static struct night n;
+	memset(&n, 0, sizeof(n));
+	n.cfg = cfg;
+	n.db = db;
+	n.o = o;
+	int rc = run_parts(&n);
+	if (rc)
+		return rc;
+	judge_parts(&n);
+	write_outputs(&n);
+	say_night(&n);
+	for (int i = 0; i < n.shown; i++)
+		comparison_free(&n.cmp[i]);
+	return n.rc;
+}
