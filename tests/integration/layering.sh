@@ -6,7 +6,10 @@
 # recorder takes engine/trace_format.h alone. No include circle inside a
 # layer's folder. And the engine's files call
 # each other without a cycle (from their objects' symbols), so that each
-# can be read on top of the ones below it.
+# can be read on top of the ones below it. And the commands
+# (harness/cli/cmd_*.c) are flag tables and printing over harness/jobs/:
+# none calls a function another command file defines, none is over 150
+# lines, and no function of harness/ is over 80.
 set -u
 cd "$(dirname "$0")/../.."
 fail=0
@@ -110,5 +113,55 @@ def visit(f, path):
     return True
 ok = all(visit(f, [f]) for f in sorted(edges) if not state.get(f))
 sys.exit(0 if ok else 1)
+PY
+
+# No command calls another: a procedure two commands share is a job.
+cmds=(build/obj/harness/cli/cmd_*.o)
+[[ -f ${cmds[0]} ]] || { echo "no command objects: run make first"; exit 1; }
+python3 - "${cmds[@]}" <<'PY' || fail=1
+import subprocess, sys
+defs, uses = {}, {}
+for o in sys.argv[1:]:
+    name = o.rsplit('/', 1)[1][:-2] + '.c'
+    for line in subprocess.run(['nm', o], capture_output=True, text=True, check=True).stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in 'TDRB':
+            defs[parts[2]] = name
+        elif len(parts) == 2 and parts[0] == 'U':
+            uses.setdefault(name, set()).add(parts[1])
+bad = sorted((f, s, defs[s]) for f, u in uses.items() for s in u if s in defs and defs[s] != f)
+for f, s, g in bad:
+    print('harness/cli/%s calls %s of harness/cli/%s: a command calls no other; share it as a job (harness/jobs/)' % (f, s, g))
+sys.exit(1 if bad else 0)
+PY
+
+# The sizes the house keeps: a command file at most 150 lines, a
+# function of harness/ at most 80 (from its opening brace in column 0 to
+# its closing one, its name's line included).
+for f in harness/cli/cmd_*.c; do
+	n=$(wc -l < "$f")
+	(( n <= 150 )) || { echo "$f: $n lines, over 150: its procedure belongs in harness/jobs/"; fail=1; }
+done
+python3 - harness/*/*.c <<'PY' || fail=1
+import re, sys
+bad = 0
+for path in sys.argv[1:]:
+    lines = open(path, errors='replace').read().split('\n')
+    i = 0
+    while i < len(lines):
+        if lines[i] == '{' and i > 0:
+            j = i - 1
+            while j > 0 and '(' not in lines[j]:
+                j -= 1
+            m = re.search(r'(\w+)\s*\(', lines[j])
+            k = i + 1
+            while k < len(lines) and lines[k] != '}':
+                k += 1
+            if k - j + 1 > 80:
+                print('%s:%d: %s is %d lines, over 80' % (path, j + 1, m.group(1) if m else '?', k - j + 1))
+                bad = 1
+            i = k
+        i += 1
+sys.exit(bad)
 PY
 exit $fail
