@@ -322,8 +322,8 @@ int db_run_begin(struct db *db, const struct run_meta *m, int64_t *run_id, char 
 	rb_utc_now(now, sizeof(now));
 	rb_process_starttime(getpid(), start, sizeof(start));
 	const char *sql = "INSERT INTO runs (revision, host, kernel_release, kernel_config_hash, target, variant, "
-			  "config_name, config_text, started_at, status, pid, pid_start, fingerprint, tag, uuid) "
-			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, lower(hex(randomblob(16))))";
+			  "config_name, config_text, started_at, status, pid, pid_start, fingerprint, tag, kernel_label, uuid) "
+			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, lower(hex(randomblob(16))))";
 	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return fail(db, err, errlen, "recording the run");
 	const char *vals[] = { m->revision, m->host, m->kernel_release, m->kernel_config_hash, m->target,
@@ -334,6 +334,7 @@ int db_run_begin(struct db *db, const struct run_meta *m, int64_t *run_id, char 
 	sqlite3_bind_text(st, 11, start, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 12, m->fingerprint, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 13, m->tag, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 14, m->kernel_label, -1, SQLITE_TRANSIENT);
 	int rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -504,10 +505,11 @@ int db_merge(struct db *db, const char *other, int *added, int *pins, char *err,
 		"INSERT INTO run_map (old_id, uuid) SELECT id, uuid FROM other.runs "
 		"WHERE uuid IS NOT NULL AND uuid NOT IN (SELECT uuid FROM main.runs WHERE uuid IS NOT NULL)",
 		"INSERT INTO main.runs (revision, host, kernel_release, kernel_config_hash, target, variant, config_name, "
-		"config_text, started_at, ended_at, status, pid, pid_start, note, uuid, fingerprint, tag, verdict) "
+		"config_text, started_at, ended_at, status, pid, pid_start, note, uuid, fingerprint, tag, verdict, "
+		"kernel_label) "
 		"SELECT revision, host, kernel_release, kernel_config_hash, target, variant, config_name, config_text, "
 		"started_at, ended_at, CASE status WHEN 'running' THEN 'aborted' ELSE status END, NULL, NULL, note, uuid, "
-		"fingerprint, tag, verdict FROM other.runs WHERE id IN (SELECT old_id FROM run_map) ORDER BY id",
+		"fingerprint, tag, verdict, kernel_label FROM other.runs WHERE id IN (SELECT old_id FROM run_map) ORDER BY id",
 		"UPDATE run_map SET new_id = (SELECT id FROM main.runs WHERE uuid = run_map.uuid)",
 		"INSERT INTO main.points (run_id, seq, workload, users, repetition, params, status, error, started_at, "
 		"ended_at) SELECT m.new_id, p.seq, p.workload, p.users, p.repetition, p.params, p.status, p.error, "

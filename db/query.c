@@ -41,7 +41,7 @@ static int step_id(sqlite3_stmt *st, int64_t *id)
 #define RUN_COLUMNS                                                                                            \
 	"r.id, (SELECT count(*) FROM points p WHERE p.run_id = r.id), r.revision, r.host, r.kernel_release, " \
 	"r.kernel_config_hash, r.target, r.variant, r.config_name, r.config_text, r.started_at, r.ended_at, "  \
-	"r.status, r.note, r.uuid, r.fingerprint, r.tag"
+	"r.status, r.note, r.uuid, r.fingerprint, r.tag, r.kernel_label"
 
 static void run_row(sqlite3_stmt *st, struct db_run *r)
 {
@@ -49,7 +49,7 @@ static void run_row(sqlite3_stmt *st, struct db_run *r)
 	r->npoints = sqlite3_column_int(st, 1);
 	const char **f[] = { &r->revision, &r->host, &r->kernel_release, &r->kernel_config_hash, &r->target,
 			     &r->variant, &r->config_name, &r->config_text, &r->started_at, &r->ended_at,
-			     &r->status, &r->note, &r->uuid, &r->fingerprint, &r->tag };
+			     &r->status, &r->note, &r->uuid, &r->fingerprint, &r->tag, &r->kernel_label };
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		*f[i] = txt(st, (int)i + 2);
 }
@@ -126,7 +126,7 @@ int db_run_resolve(struct db *db, const char *spec, int64_t *id)
 	return step_id(st, id);
 }
 
-int db_baseline_find(struct db *db, const char *suite, const char *fingerprint, const char *variant, int64_t before,
+int db_baseline_find(struct db *db, const char *suite, const char *fingerprint, const char *kernel_label, int64_t before,
 		     int64_t *id, int *pinned)
 {
 	sqlite3_stmt *st;
@@ -144,12 +144,12 @@ int db_baseline_find(struct db *db, const char *suite, const char *fingerprint, 
 	if (prep(db,
 		 "SELECT max(id) FROM runs WHERE tag = 'nightly' AND status = 'done' AND coalesce(verdict, 'clean') = 'clean' "
 		 "AND config_name = ?1 "
-		 "AND fingerprint = ?2 AND (?3 IS NULL OR variant = ?3) AND id < ?4",
+		 "AND fingerprint = ?2 AND (?3 IS NULL OR kernel_label = ?3) AND id < ?4",
 		 &st) < 0)
 		return -1;
 	sqlite3_bind_text(st, 1, suite, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, fingerprint, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, variant, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, kernel_label, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 4, before);
 	return step_id(st, id);
 }

@@ -21,6 +21,7 @@ struct db_run {
 	const char *revision, *host, *kernel_release, *kernel_config_hash, *target, *variant, *config_name,
 		*config_text, *started_at, *ended_at, *status, *note;
 	const char *uuid, *fingerprint, *tag;
+	const char *kernel_label; /* vm: the guest's kernel; NULL otherwise */
 };
 typedef int (*db_run_fn)(void *arg, const struct db_run *r);
 int db_runs_each(struct db *db, db_run_fn fn, void *arg);
@@ -92,9 +93,9 @@ int db_run_points_done(struct db *db, int64_t run);
  * fingerprint. find: the pinned one (baseline set) if any, else the
  * newest nightly run of the suite on the machine that ended done and was
  * not judged a regression (db_run_set_verdict), before
- * run `before`, and of the variant given (a kernel label; NULL: any);
- * 1 with *id and *pinned set, 0 when there is none. */
-int db_baseline_find(struct db *db, const char *suite, const char *fingerprint, const char *variant, int64_t before,
+ * run `before`, and of the kernel given (a vm run's kernel_label; NULL:
+ * any); 1 with *id and *pinned set, 0 when there is none. */
+int db_baseline_find(struct db *db, const char *suite, const char *fingerprint, const char *kernel_label, int64_t before,
 		     int64_t *id, int *pinned);
 int db_baseline_set(struct db *db, const char *suite, const char *fingerprint, int64_t run);
 /* What the nightly said of a run: "clean" or "regressed". */

@@ -9,7 +9,7 @@ CREATE TABLE runs (
     kernel_release     TEXT,
     kernel_config_hash TEXT,             -- NULL when the config is not readable
     target             TEXT NOT NULL,    -- host | vm | engine
-    variant            TEXT,             -- kernel label or engine variant
+    variant            TEXT,             -- the engine's rmap design (a vm run's kernel: kernel_label, version 5)
     config_name        TEXT NOT NULL,
     config_text        TEXT NOT NULL,
     started_at         TEXT NOT NULL,

@@ -21,9 +21,9 @@ static int export_run_json(void *arg, const struct db_run *r)
 {
 	(void)arg;
 	const char *names[] = { "revision", "host", "kernel_release", "kernel_config_hash", "target", "variant",
-				"config_name", "config_text", "started_at", "ended_at", "status", "note" };
+				"kernel_label", "config_name", "config_text", "started_at", "ended_at", "status", "note" };
 	const char *vals[] = { r->revision, r->host, r->kernel_release, r->kernel_config_hash, r->target,
-			       r->variant, r->config_name, r->config_text, r->started_at, r->ended_at,
+			       r->variant, r->kernel_label, r->config_name, r->config_text, r->started_at, r->ended_at,
 			       r->status, r->note };
 	printf("\"id\": %lld", (long long)r->id);
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {

@@ -97,9 +97,11 @@ static int parse_side(struct dbs *d, const char *home, const char *spec, struct 
 	return 0;
 }
 
-static int variant_of(void *arg, const struct db_run *r)
+/* a vm run's kernel, else an engine run's design */
+static int kernel_or_design(void *arg, const struct db_run *r)
 {
-	snprintf(arg, 64, "%s", r->variant ? r->variant : "");
+	const char *v = r->kernel_label ? r->kernel_label : r->variant;
+	snprintf(arg, 64, "%s", v ? v : "");
 	return 0;
 }
 
@@ -108,7 +110,7 @@ static int variant_of(void *arg, const struct db_run *r)
 static void run_label(struct db *db, int64_t run, char *buf, size_t len)
 {
 	char v[64] = "";
-	db_run_get(db, run, variant_of, v);
+	db_run_get(db, run, kernel_or_design, v);
 	if (rb_is_label(v) && strlen(v) < len)
 		snprintf(buf, len, "%s", v);
 	else

@@ -75,9 +75,9 @@ int kernels_run_pair(const char *config, const char *const *sets, int nsets, con
 	return rcs[0] ? rcs[0] : rcs[1];
 }
 
-static int run_variant_of(void *arg, const struct db_run *r)
+static int kernel_label_of(void *arg, const struct db_run *r)
 {
-	snprintf(arg, 200, "%s", r->variant ? r->variant : "");
+	snprintf(arg, 200, "%s", r->kernel_label ? r->kernel_label : "");
 	return 0;
 }
 
@@ -85,7 +85,7 @@ static int run_variant_of(void *arg, const struct db_run *r)
  * as its run has them, an image's file name, else the label. */
 static const char *kernel_word(struct db *db, const char *label, int64_t run, char named[200])
 {
-	if (!strncmp(label, "git:", 4) && db_run_get(db, run, run_variant_of, named) == 1 && named[0])
+	if (!strncmp(label, "git:", 4) && db_run_get(db, run, kernel_label_of, named) == 1 && named[0])
 		return named;
 	return strchr(label, '/') ? strrchr(label, '/') + 1 : label;
 }

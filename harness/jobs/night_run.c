@@ -9,7 +9,7 @@ static int run_facts(void *arg, const struct db_run *r)
 	struct night_run *p = arg;
 	snprintf(p->suite, sizeof(p->suite), "%s", r->config_name ? r->config_name : "");
 	snprintf(p->fingerprint, sizeof(p->fingerprint), "%s", r->fingerprint ? r->fingerprint : "");
-	snprintf(p->variant, sizeof(p->variant), "%s", r->variant ? r->variant : "");
+	snprintf(p->kernel_label, sizeof(p->kernel_label), "%s", r->kernel_label ? r->kernel_label : "");
 	snprintf(p->status, sizeof(p->status), "%s", r->status ? r->status : "");
 	snprintf(p->target, sizeof(p->target), "%s", r->target ? r->target : "");
 	return 0;

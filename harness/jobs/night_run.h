@@ -9,7 +9,7 @@
 
 struct night_run {
 	int64_t run;
-	char suite[96], fingerprint[320], variant[64], status[16], target[16];
+	char suite[96], fingerprint[320], kernel_label[300], status[16], target[16];
 };
 
 /* r->run's facts into r: 1, or 0 when the run is not in db. */

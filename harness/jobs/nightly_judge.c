@@ -25,7 +25,7 @@ static int baseline_of(struct db *db, const struct night_run *p, const char *exp
 	}
 	/* a vm run's baseline booted the same kernel; an engine run's design
 	 * is what the comparison is about, so any will do */
-	int found = db_baseline_find(db, p->suite, p->fingerprint, !strcmp(p->target, "vm") ? p->variant : NULL, p->run,
+	int found = db_baseline_find(db, p->suite, p->fingerprint, p->kernel_label[0] ? p->kernel_label : NULL, p->run,
 				     base, pinned);
 	if (found < 0) {
 		rb_error("nightly: %s: %s", db->path, db_errmsg(db));

@@ -2,6 +2,7 @@
 #include "suite_job.h"
 #include "report.h"
 #include "suite.h"
+#include "target.h"
 #include "util.h"
 
 #include <limits.h>
@@ -16,8 +17,10 @@ void suite_job_plan(const struct config *cfg)
 	if (!plan)
 		abort();
 	suite_plan(cfg, plan, n);
-	printf("# %s: %d points on target %s%s%s", cfg->name, n, cfg->target, strcmp(cfg->target, "vm") ? "" : ", kernel ",
-	       strcmp(cfg->target, "vm") ? "" : cfg->kernel);
+	const struct target *t = target_find(cfg->target);
+	bool guest = t && t->boots_kernel;
+	printf("# %s: %d points on target %s%s%s", cfg->name, n, cfg->target, guest ? ", kernel " : "",
+	       guest ? cfg->kernel : "");
 	if (cfg->shard_count)
 		printf(", shard %d of %d", cfg->shard_index, cfg->shard_count);
 	printf("\n# seq workload users repetition\n");

@@ -58,9 +58,9 @@ static int html_meta_run(void *arg, const struct db_run *r)
 {
 	struct meta_state *m = arg;
 	FILE *f = m->f;
-	const char *cols[] = { "config_name", "status", "note", "target", "variant", "host", "kernel_release",
-			       "kernel_config_hash", "revision", "started_at", "ended_at" };
-	const char *vals[] = { r->config_name, r->status, r->note, r->target, r->variant, r->host,
+	const char *cols[] = { "config_name", "status", "note", "target", "variant", "kernel_label", "host",
+			       "kernel_release", "kernel_config_hash", "revision", "started_at", "ended_at" };
+	const char *vals[] = { r->config_name, r->status, r->note, r->target, r->variant, r->kernel_label, r->host,
 			       r->kernel_release, r->kernel_config_hash, r->revision, r->started_at, r->ended_at };
 	snprintf(m->status, m->slen, "%s", r->status ? r->status : "");
 	fprintf(f, "<h1>rmapbench run %lld: ", (long long)r->id);

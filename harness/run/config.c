@@ -620,16 +620,16 @@ int config_set(struct config *c, const char *kv, char *err, size_t errlen)
 	return 0;
 }
 
-/* What only the whole config can say: a host or vm point forks a process
- * per user, so their users stop below pid_max; the engine's do not. */
+/* What only the whole config can say: the users its target takes (a
+ * host or vm point forks a process a user, under pid_max). */
 static int config_check(const struct config *c, char *err, size_t errlen)
 {
-	if (!strcmp(c->target, "engine"))
-		return 0;
-	for (int i = 0; i < c->n_users; i++)
-		if (c->users[i] > WL_NATIVE_MAX_USERS) {
-			snprintf(err, errlen, "%s: users: %ld is above %d, the most a %s point forks (pid_max); "
-				 "target = engine takes up to 1000000", c->path, c->users[i], WL_NATIVE_MAX_USERS, c->target);
+	const struct target *t = target_find(c->target);
+	for (int i = 0; t && i < c->n_users; i++)
+		if (t->max_users && c->users[i] > t->max_users) {
+			snprintf(err, errlen, "%s: users: %ld is above %ld, the most a %s point takes (a process a user, "
+				 "under pid_max); target = engine takes up to 1000000", c->path, c->users[i], t->max_users,
+				 c->target);
 			return -1;
 		}
 	return 0;

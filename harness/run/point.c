@@ -240,13 +240,11 @@ static int point_reap(struct point_proc *pp, struct point_out *out, double t0)
 }
 
 /* Whatever is left in the cage is killed and the cage removed. */
-static void point_uncage(const struct point_env *env, struct point_proc *pp, struct point_out *out)
+static void point_uncage(struct point_proc *pp, struct point_out *out)
 {
 	if (companion_stop(&pp->comp, &out->ss) < 0 && !pp->killed)
 		snprintf(out->error, sizeof(out->error), "%s", pp->comp.why);
 	sandbox_report(&pp->sb, &out->ss);
-	if (env->walk_cost_source[0])
-		ss_attr(&out->ss, "sim_walk_cost_source", "%s", env->walk_cost_source);
 	int left = sandbox_kill_all(&pp->sb);
 	if (left)
 		ss_attr(&out->ss, "processes_left", "%d survived SIGKILL in the cgroup", left);
@@ -299,7 +297,7 @@ int point_run(const struct point_env *env, const struct point_spec *ps, point_pl
 		close(gate);
 		point_read(env, &pp, out, t0);
 		int st = point_reap(&pp, out, t0);
-		point_uncage(env, &pp, out);
+		point_uncage(&pp, out);
 		point_status(env->cfg, &pp, st, out);
 	}
 	rb_utc_now(out->ended, sizeof(out->ended));

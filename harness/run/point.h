@@ -25,16 +25,17 @@ struct point_env {
 	const struct target *target;
 	const char *log_dir;    /* per-run directory for logs */
 	struct progress *pg;
-	/* what the target's prepare found, for every point */
-	char load_path[PATH_MAX];  /* the point's program: rmapbench-load or rmapbench-sim */
-	char agent_path[PATH_MAX]; /* vm: the guest agent */
-	struct kernel_info kernel; /* vm: the guest's kernel */
-	/* engine, when the config sets no walk cost: the calibration's curve
-	 * (sim_walk_curve's text; "" when it would not fit: one VMA's cost
-	 * then) and where it came from; walk_cost_source "" otherwise */
-	char walk_curve[WALK_CURVE_TEXT_MAX + 1];
-	double vma_ns;
-	char walk_cost_source[400];
+	char load_path[PATH_MAX]; /* the point's program: rmapbench-load or rmapbench-sim */
+	/* What else the target's prepare found for its points, in a struct
+	 * the target defines (vm: struct vm_guest); the suite frees it with
+	 * the env. NULL for a target that needs nothing more. */
+	void *priv;
+};
+
+/* What target vm's prepare finds, for point_run_vm. */
+struct vm_guest {
+	char agent_path[PATH_MAX]; /* the guest agent */
+	struct kernel_info kernel; /* the guest's kernel */
 };
 
 struct point_out {
@@ -55,9 +56,9 @@ typedef void point_plan_fn(const struct point_env *env, const struct point_spec 
  * when it is done; its samples are in out->ss either way. */
 int point_run(const struct point_env *env, const struct point_spec *ps, point_plan_fn *plan, bool collect,
 	      struct point_out *out);
-/* The same point inside a guest: one boot of env->kernel per point. */
-int point_run_vm(const struct point_env *env, const struct point_spec *ps, point_plan_fn *plan,
-		 struct point_out *out);
+/* The same point inside a guest: one boot of g->kernel per point. */
+int point_run_vm(const struct point_env *env, const struct vm_guest *g, const struct point_spec *ps,
+		 point_plan_fn *plan, struct point_out *out);
 
 /* What a failed guest's console says, for the point's error: the panic
  * line first when there is one, then the last bytes. s is changed. */

@@ -92,7 +92,7 @@ static void console_tail(const char *path, char *buf, size_t len)
 	free(s);
 }
 
-static int build_initrd(const struct point_env *env, const char *path, const char *plan, char *err, size_t errlen)
+static int build_initrd(const struct point_env *env, const struct vm_guest *g, const char *path, const char *plan, char *err, size_t errlen)
 {
 	struct cpio c;
 	if (cpio_open(&c, path) < 0) {
@@ -105,16 +105,16 @@ static int build_initrd(const struct point_env *env, const char *path, const cha
 	cpio_dir(&c, "lib");
 	cpio_dir(&c, "lib/modules");
 	const char *missing = NULL;
-	if (cpio_file(&c, "init", 0755, env->agent_path) < 0)
-		missing = env->agent_path;
+	if (cpio_file(&c, "init", 0755, g->agent_path) < 0)
+		missing = g->agent_path;
 	else if (cpio_file(&c, "bin/rmapbench-load", 0755, env->load_path) < 0)
 		missing = env->load_path;
-	for (int i = 0; !missing && i < env->kernel.nmodules; i++) {
+	for (int i = 0; !missing && i < g->kernel.nmodules; i++) {
 		char name[300];
-		const char *base = strrchr(env->kernel.modules[i], '/');
-		snprintf(name, sizeof(name), "lib/modules/%s", base ? base + 1 : env->kernel.modules[i]);
-		if (cpio_file(&c, name, 0644, env->kernel.modules[i]) < 0)
-			missing = env->kernel.modules[i];
+		const char *base = strrchr(g->kernel.modules[i], '/');
+		snprintf(name, sizeof(name), "lib/modules/%s", base ? base + 1 : g->kernel.modules[i]);
+		if (cpio_file(&c, name, 0644, g->kernel.modules[i]) < 0)
+			missing = g->kernel.modules[i];
 	}
 	cpio_data(&c, "plan", 0644, plan, strlen(plan));
 	int r = cpio_close(&c);
@@ -129,9 +129,9 @@ static int build_initrd(const struct point_env *env, const char *path, const cha
 
 /* Plan: the agent's instructions, the modules to load, the zram size,
  * the kprobes of this release, then the workload's command line. */
-static void vm_plan(const struct point_env *env, char *const *argv, char *plan, size_t len)
+static void vm_plan(const struct point_env *env, const struct vm_guest *g, char *const *argv, char *plan, size_t len)
 {
-	const struct kernel_info *k = &env->kernel;
+	const struct kernel_info *k = &g->kernel;
 	size_t n = 0;
 	plan[0] = 0;
 	for (int i = 0; i < k->nmodules; i++) {
@@ -228,8 +228,8 @@ static void vm_status(const struct point_env *env, const struct qemu_spec *qs, c
 }
 
 /* A point in a guest: plan, initrd, boot, attributes, status. */
-int point_run_vm(const struct point_env *env, const struct point_spec *ps, point_plan_fn *plan_cmd,
-		 struct point_out *out)
+int point_run_vm(const struct point_env *env, const struct vm_guest *g, const struct point_spec *ps,
+		 point_plan_fn *plan_cmd, struct point_out *out)
 {
 	const struct config *cfg = env->cfg;
 	static struct point_cmd cmd;
@@ -239,7 +239,7 @@ int point_run_vm(const struct point_env *env, const struct point_spec *ps, point
 	rb_utc_now(out->started, sizeof(out->started));
 	point_cmd_init(&cmd, out->params, sizeof(out->params));
 	plan_cmd(env, ps, NULL, &cmd);
-	vm_plan(env, cmd.argv, plan, sizeof(plan));
+	vm_plan(env, g, cmd.argv, plan, sizeof(plan));
 
 	char initrd[1100], conlog[1100], results[1100], cmdline[600];
 	snprintf(initrd, sizeof(initrd), "%s/point-%03d-initrd.cpio", env->log_dir, ps->seq);
@@ -254,15 +254,15 @@ int point_run_vm(const struct point_env *env, const struct point_spec *ps, point
 	 * TCG here the agent's first frame comes 2 to 4 s after QEMU starts;
 	 * a guest that has sent nothing by vm_boot_timeout_s is killed then. */
 	double limit = cfg->vm_timeout_s > 0 ? cfg->vm_timeout_s : cfg->point_timeout_s + 120;
-	struct qemu_spec qs = { .image = env->kernel.image, .initrd = initrd, .cmdline = cmdline, .console_log = conlog,
+	struct qemu_spec qs = { .image = g->kernel.image, .initrd = initrd, .cmdline = cmdline, .console_log = conlog,
 				.results = results, .mem_mib = cfg->vm_mem_mib, .cpus = cfg->vm_cpus,
 				.accel = cfg->vm_accel, .timeout_s = limit, .boot_timeout_s = cfg->vm_boot_timeout_s,
 				.stop = &rb_stop_now };
 	struct qemu_result qr;
-	if (build_initrd(env, initrd, plan, out->error, sizeof(out->error)) < 0) {
+	if (build_initrd(env, g, initrd, plan, out->error, sizeof(out->error)) < 0) {
 		unlink(initrd);
 	} else if (vm_boot(env, &qs, &qr, out) == 0) {
-		vm_attributes(&env->kernel, &qr, out);
+		vm_attributes(&g->kernel, &qr, out);
 		vm_status(env, &qs, &qr, out);
 	}
 	rb_utc_now(out->ended, sizeof(out->ended));

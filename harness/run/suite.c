@@ -113,6 +113,12 @@ static void crossing_note(struct crossing *cx, int w, const struct point_spec *p
 		cx->above[w] = ps->users;
 }
 
+static void env_free(struct point_env *env)
+{
+	free(env->priv);
+	free(env);
+}
+
 /* The config's target, prepared: NULL having said why. */
 static struct point_env *suite_prepare(struct config *cfg, const char *db_path)
 {
@@ -124,7 +130,7 @@ static struct point_env *suite_prepare(struct config *cfg, const char *db_path)
 	if (!t)
 		rb_error("%s: target = %s: unknown (%s)", cfg->path, cfg->target, target_names());
 	if (!t || t->prepare(env, db_path) < 0) {
-		free(env);
+		env_free(env);
 		return NULL;
 	}
 	return env;
@@ -138,7 +144,7 @@ int run_suite(struct config *cfg, struct db *db, struct suite_result *res)
 	if (!env)
 		return 1;
 	if (suite_begin(&sr, env, db, res) < 0) {
-		free(env);
+		env_free(env);
 		return 1;
 	}
 	int total = suite_plan(cfg, NULL, 0), failed = 0, recorded = 0, rc = 0;
@@ -173,7 +179,7 @@ int run_suite(struct config *cfg, struct db *db, struct suite_result *res)
 			usleep((useconds_t)(cfg->cooldown_s * 1e6));
 	}
 	free(plan);
-	free(env);
+	env_free(env);
 	rc = suite_end(&sr, rc < 0 ? -1 : failed, recorded, total, res);
 	return rc;
 }

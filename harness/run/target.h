@@ -7,6 +7,8 @@
 #ifndef RMAPBENCH_TARGET_H
 #define RMAPBENCH_TARGET_H
 
+#include <stdbool.h>
+
 struct point_env;
 struct point_out;
 struct point_spec;
@@ -14,6 +16,12 @@ struct run_meta;
 
 struct target {
 	const char *name, *summary;
+	/* the most users a point takes: a host or vm point forks a process
+	 * a user (under pid_max); 0, as the engine's simulated ones: the
+	 * users key's own bound */
+	long max_users;
+	/* the config's kernel key names the guest every point boots */
+	bool boots_kernel;
 	/* Once a run, before anything is recorded: 0, or -1 having said why
 	 * (naming the config's file) on stderr. Fills env's target part. */
 	int (*prepare)(struct point_env *env, const char *db_path);

@@ -21,6 +21,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What the engine's prepare finds (its point_env's priv), when the config
+ * sets no walk cost: the calibration's curve (sim_walk_curve's text; ""
+ * when it would not fit: one VMA's cost then) and where it came from;
+ * source "" when the config sets its own. */
+struct engine_walk {
+	char curve[WALK_CURVE_TEXT_MAX + 1];
+	double vma_ns;
+	char source[400];
+};
+
 /* The reference that ships with rmapbench (configs/, as paper-2010.conf
  * names it): the same answer on any machine. */
 static int shipped_calibration(struct walk_calib *wc, char *path, size_t plen, char *err, size_t errlen)
@@ -38,7 +48,7 @@ static int shipped_calibration(struct walk_calib *wc, char *path, size_t plen, c
 	return wc->ncurve ? 0 : -1;
 }
 
-static int engine_walk_cost(struct point_env *env, const char *db_path)
+static int engine_walk_cost(const struct point_env *env, struct engine_walk *w, const char *db_path)
 {
 	const struct config *cfg = env->cfg;
 	struct walk_calib wc = { 0 };
@@ -71,10 +81,10 @@ static int engine_walk_cost(struct point_env *env, const char *db_path)
 			path, wc.release);
 		shipped = true;
 	}
-	if (walk_calib_curve_text(&wc, env->walk_curve, sizeof(env->walk_curve)) < 0)
-		env->walk_curve[0] = 0;
-	env->vma_ns = wc.vma_ns;
-	snprintf(env->walk_cost_source, sizeof(env->walk_cost_source), "%s%s: %d walk lengths up to %ld VMAs, measured on %s",
+	if (walk_calib_curve_text(&wc, w->curve, sizeof(w->curve)) < 0)
+		w->curve[0] = 0;
+	w->vma_ns = wc.vma_ns;
+	snprintf(w->source, sizeof(w->source), "%s%s: %d walk lengths up to %ld VMAs, measured on %s",
 		 shipped ? "the shipped reference " : "", path, wc.ncurve, wc.ncurve ? wc.curve[wc.ncurve - 1].n : 0L,
 		 wc.release);
 	return 0;
@@ -92,7 +102,11 @@ static int engine_prepare(struct point_env *env, const char *db_path)
 			rb_error("%s: %s is not ours: target engine runs our workloads only", cfg->path, cfg->workloads[i]);
 			return -1;
 		}
-	return engine_walk_cost(env, db_path) < 0 || target_check_programs(env) < 0 ? -1 : 0;
+	struct engine_walk *w = calloc(1, sizeof(*w));
+	if (!w)
+		abort();
+	env->priv = w;
+	return engine_walk_cost(env, w, db_path) < 0 || target_check_programs(env) < 0 ? -1 : 0;
 }
 
 static void engine_describe(const struct point_env *env, struct run_meta *m)
@@ -110,12 +124,13 @@ static void engine_plan(const struct point_env *env, const struct point_spec *ps
 {
 	(void)out_path;
 	const struct config *cfg = env->cfg;
+	const struct engine_walk *w = env->priv;
 	point_cmd_ours(c, env->load_path, ps->workload, ps->users);
 	point_cmd_add(c, "variant=%s", cfg->variant);
-	if (env->walk_cost_source[0] && env->walk_curve[0])
-		point_cmd_add(c, "sim_walk_curve=%s", env->walk_curve);
-	else if (env->walk_cost_source[0])
-		point_cmd_add(c, "sim_vma_ns=%.3f", env->vma_ns);
+	if (w->source[0] && w->curve[0])
+		point_cmd_add(c, "sim_walk_curve=%s", w->curve);
+	else if (w->source[0])
+		point_cmd_add(c, "sim_vma_ns=%.3f", w->vma_ns);
 	/* a simulation repeats itself exactly: each repetition draws its
 	 * jobs from a seed of its own, as a real machine's runs differ */
 	const char *seed = config_param(cfg, "seed");
@@ -125,10 +140,15 @@ static void engine_plan(const struct point_env *env, const struct point_spec *ps
 }
 
 /* the simulator reports its machine's figures: the host's collectors
- * would measure the simulator itself */
+ * would measure the simulator itself; the walk's cost says where it came
+ * from on every point */
 static int engine_run(const struct point_env *env, const struct point_spec *ps, struct point_out *out)
 {
-	return point_run(env, ps, engine_plan, false, out);
+	const struct engine_walk *w = env->priv;
+	int rc = point_run(env, ps, engine_plan, false, out);
+	if (w->source[0])
+		ss_attr(&out->ss, "sim_walk_cost_source", "%s", w->source);
+	return rc;
 }
 
 const struct target target_engine = {

@@ -9,6 +9,7 @@
 #include "target_host.h"
 #include "paths.h"
 #include "util.h"
+#include "workload.h"
 
 #include <stdio.h>
 
@@ -72,6 +73,7 @@ static int host_run(const struct point_env *env, const struct point_spec *ps, st
 const struct target target_host = {
 	.name = "host",
 	.summary = "the running kernel: each point a caged process tree here",
+	.max_users = WL_NATIVE_MAX_USERS,
 	.prepare = host_prepare,
 	.run = host_run,
 };

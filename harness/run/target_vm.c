@@ -10,18 +10,24 @@
 #include "target_host.h"
 #include "paths.h"
 #include "util.h"
+#include "workload.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 static int vm_prepare(struct point_env *env, const char *db_path)
 {
 	(void)db_path;
 	const struct config *cfg = env->cfg;
 	char err[1200];
+	struct vm_guest *g = calloc(1, sizeof(*g));
+	if (!g)
+		abort();
+	env->priv = g;
 	if (target_find_load(env) < 0)
 		return -1;
-	if (rb_sibling_binary("RMAPBENCH_AGENT", "rmapbench-agent", env->agent_path, sizeof(env->agent_path)) < 0) {
-		rb_error("guest agent %s is missing or not executable (run 'make')", env->agent_path);
+	if (rb_sibling_binary("RMAPBENCH_AGENT", "rmapbench-agent", g->agent_path, sizeof(g->agent_path)) < 0) {
+		rb_error("guest agent %s is missing or not executable (run 'make')", g->agent_path);
 		return -1;
 	}
 	if (!rb_have_program("qemu-system-x86_64")) {
@@ -35,29 +41,32 @@ static int vm_prepare(struct point_env *env, const char *db_path)
 			return -1;
 		}
 	}
-	if (kernel_prepare(cfg->kernel, &env->kernel, err, sizeof(err)) < 0) {
+	if (kernel_prepare(cfg->kernel, &g->kernel, err, sizeof(err)) < 0) {
 		rb_error("%s: kernel = %s: %s", cfg->path, cfg->kernel, err);
 		return -1;
 	}
 	return target_check_programs(env);
 }
 
-/* the kernel is the guest's, and the variant its label */
+/* the kernel is the guest's: its release, config and label */
 static void vm_describe(const struct point_env *env, struct run_meta *m)
 {
-	m->kernel_release = env->kernel.release;
-	m->kernel_config_hash = env->kernel.config_hash[0] ? env->kernel.config_hash : NULL;
-	m->variant = env->kernel.label;
+	const struct vm_guest *g = env->priv;
+	m->kernel_release = g->kernel.release;
+	m->kernel_config_hash = g->kernel.config_hash[0] ? g->kernel.config_hash : NULL;
+	m->kernel_label = g->kernel.label;
 }
 
 static int vm_run(const struct point_env *env, const struct point_spec *ps, struct point_out *out)
 {
-	return point_run_vm(env, ps, target_plan_kernel, out);
+	return point_run_vm(env, env->priv, ps, target_plan_kernel, out);
 }
 
 const struct target target_vm = {
 	.name = "vm",
 	.summary = "a kernel image booted in QEMU under a watchdog, one boot a point",
+	.max_users = WL_NATIVE_MAX_USERS,
+	.boots_kernel = true,
 	.prepare = vm_prepare,
 	.describe = vm_describe,
 	.run = vm_run,

@@ -25,7 +25,7 @@ seed = $marker
 CONF
 out=$("$BIN" --db "$db" run "$tmp/vm.conf" 2>"$tmp/err") || fail "vm run failed: $(tail -5 "$tmp/err")"
 grep -q "^run 1: done" <<<"$out" || fail "no 'run 1: done': $out"
-[[ $(sql "$db" "select target || ' ' || variant from runs where id = 1") == "vm stock" ]] || fail "run not recorded as vm/stock"
+[[ $(sql "$db" "select target || ' ' || kernel_label || ' ' || coalesce(variant, '-') from runs where id = 1") == "vm stock -" ]] || fail "run not recorded as vm, kernel_label stock, no design"
 rel=$(sql "$db" "select kernel_release from runs where id = 1")
 [[ $rel == *cloud-amd64 ]] || fail "kernel_release is '$rel', not the guest's"
 [[ $(sql "$db" "select kernel_config_hash from runs where id = 1") == sha256:* ]] || fail "no config hash"

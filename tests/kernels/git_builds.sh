@@ -57,8 +57,8 @@ db=$tmp/results/rmapbench.db
 	[[ $? == 1 ]] || fail "compare-kernels failed: $(tail -n 5 "$tmp/cmp.err")"
 grep -q "A = ${base:0:12} base: Debian" "$tmp/cmp" || fail "compare-kernels does not name A's commit: $(grep 'A = ' "$tmp/cmp")"
 grep -q "B = ${culprit:0:12} mm: 2.6.33" "$tmp/cmp" || fail "compare-kernels does not name B's commit: $(grep 'B = ' "$tmp/cmp")"
-[[ $(sql "$db" "select variant from runs order by id limit 1") == "${base:0:12} base: Debian"* ]] ||
-	fail "the run does not record the commit as its variant"
+[[ $(sql "$db" "select kernel_label from runs order by id limit 1") == "${base:0:12} base: Debian"* ]] ||
+	fail "the run does not record the commit as its kernel_label"
 # compare-kernels.conf runs one repetition a point: too few to test, so
 # the walks are read from the database: the culprit's grow with users
 per() { sql "$db" "select value from results r join points p on p.id = r.point_id where r.run_id = $1 and p.users = 8 and r.metric = 'rmap_vmas_per_walk'"; }

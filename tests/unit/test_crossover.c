@@ -33,7 +33,7 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/x.db", dir);
 	if (db_open(path, &db, err, sizeof(err)))
 		return 1;
-	struct run_meta m = { "rev", "h", "6.1", NULL, "host", NULL, "t", "", NULL, NULL };
+	struct run_meta m = { "rev", "h", "6.1", NULL, "host", NULL, "t", "", NULL, NULL, NULL };
 	int64_t run, other;
 	db_run_begin(&db, &m, &run, err, sizeof(err));
 	db_run_begin(&db, &m, &other, err, sizeof(err));

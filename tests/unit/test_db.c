@@ -48,7 +48,7 @@ int main(void)
 	sqlite3_finalize(st);
 
 	/* a point is written whole: results, unavailable reasons, attributes */
-	struct run_meta m = { "rev", host, "6.1", NULL, "host", NULL, "t", "users = 1\n", NULL, NULL };
+	struct run_meta m = { "rev", host, "6.1", NULL, "host", NULL, "t", "users = 1\n", NULL, NULL, NULL };
 	int64_t run, point;
 	CHECK(db_run_begin(&db, &m, &run, err, sizeof(err)) == 0, "run recorded as running");
 	struct sample_set ss = { 0 };
@@ -119,8 +119,28 @@ int main(void)
 	CHECK(scalar(&db, "SELECT count(*) FROM runs WHERE note IS NULL") == 1, "new column added to old rows");
 	sqlite3_exec(db.h, "PRAGMA user_version = 99", NULL, NULL, NULL);
 	db_close(&db);
+
 	CHECK(db_open(path, &db, err, sizeof(err)) < 0 && strstr(err, "schema version 99 is newer"),
 	      "a newer database is refused: %s", err);
+	/* version 5: a vm run's kernel label leaves variant for kernel_label;
+	 * an engine run's design stays where it was */
+	path_of(path, sizeof(path), "v4.db");
+	CHECK(db_open_upto(path, 4, &db, err, sizeof(err)) == 0 && db_version(&db) == 4, "a version 4 database");
+	sqlite3_exec(db.h,
+		     "INSERT INTO runs (revision, host, target, variant, config_name, config_text, started_at, status) "
+		     "VALUES ('r', 'h', 'vm', 'legacy-anon-vma', 'k', 'x', 't', 'done'), "
+		     "('r', 'h', 'engine', 'avc', 'e', 'x', 't', 'done');",
+		     NULL, NULL, NULL);
+	db_close(&db);
+	CHECK(db_open(path, &db, err, sizeof(err)) == 0 && db_version(&db) == db_latest_version(), "v4 migrated (%s)",
+	      err);
+	CHECK(scalar(&db, "SELECT count(*) FROM runs WHERE target = 'vm' AND variant IS NULL "
+			  "AND kernel_label = 'legacy-anon-vma'") == 1,
+	      "the vm run's label is its kernel_label, not its variant");
+	CHECK(scalar(&db, "SELECT count(*) FROM runs WHERE target = 'engine' AND variant = 'avc' "
+			  "AND kernel_label IS NULL") == 1,
+	      "the engine run's design is still its variant");
+	db_close(&db);
 
 	/* a file that is not SQLite is refused and left as it was */
 	path_of(path, sizeof(path), "notadb.db");

@@ -58,7 +58,7 @@ int main(void)
 	}
 	int64_t id = 0, r1, r2;
 	CHECK(db_run_resolve(&db, "last", &id) == 0, "an empty database has no last run");
-	struct run_meta m = { "rev", "host", "6.1", NULL, "host", NULL, "it's \"quoted\"", "text", NULL, NULL };
+	struct run_meta m = { "rev", "host", "6.1", NULL, "host", NULL, "it's \"quoted\"", "text", NULL, NULL, NULL };
 	db_run_begin(&db, &m, &r1, err, sizeof(err));
 	db_run_begin(&db, &m, &r2, err, sizeof(err));
 	point(&db, r1, 1, "aim7", 8, "done", 100);
