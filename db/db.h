@@ -14,7 +14,7 @@
 struct run_meta {
 	const char *revision, *host, *kernel_release, *kernel_config_hash;
 	const char *target, *variant, *config_name, *config_text; /* variant: the engine's rmap design */
-	const char *fingerprint; /* the machine (record.c), NULL if unknown */
+	const char *fingerprint; /* the machine (harness/run/run_here.c), NULL if unknown */
 	const char *tag;         /* "nightly", or NULL */
 	const char *kernel_label; /* vm: the guest's kernel, as its config names it */
 };

@@ -4,7 +4,7 @@
 #include "flags.h"
 #include "nightly.h"
 #include "query.h"
-#include "record.h"
+#include "run_here.h"
 #include "util.h"
 
 #include <stdint.h>

@@ -6,7 +6,7 @@
 #include "bisect.h"
 #include "commands.h"
 #include "flags.h"
-#include "record.h"
+#include "run_here.h"
 #include "util.h"
 
 #include <stdio.h>

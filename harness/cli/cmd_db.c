@@ -4,7 +4,7 @@
 #include "commands.h"
 #include "db.h"
 #include "flags.h"
-#include "record.h"
+#include "run_here.h"
 #include "util.h"
 
 #include <stdio.h>

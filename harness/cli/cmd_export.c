@@ -4,7 +4,7 @@
 #include "escape.h"
 #include "query.h"
 #include "reading.h"
-#include "record.h"
+#include "run_here.h"
 #include "report.h"
 #include "util.h"
 

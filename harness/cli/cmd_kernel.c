@@ -12,7 +12,7 @@
 #include "kernel.h"
 #include "kernel_runs.h"
 #include "recipe.h"
-#include "record.h"
+#include "run_here.h"
 #include "util.h"
 
 #include <stdio.h>

@@ -4,7 +4,7 @@
 #include "commands.h"
 #include "flags.h"
 #include "nightly.h"
-#include "record.h"
+#include "run_here.h"
 #include "suite.h"
 #include "util.h"
 

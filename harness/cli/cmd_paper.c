@@ -3,7 +3,7 @@
 #include "commands.h"
 #include "flags.h"
 #include "paper.h"
-#include "record.h"
+#include "run_here.h"
 #include "util.h"
 
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* `rmapbench run CONFIG`: the suite, then its figures and report. Its
  * --set, --shard and --dry-run are the global options (main.c). */
 #include "commands.h"
-#include "record.h"
+#include "run_here.h"
 #include "suite.h"
 #include "suite_job.h"
 #include "util.h"

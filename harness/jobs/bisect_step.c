@@ -4,7 +4,7 @@
 #include "kernel.h"
 #include "kernel_runs.h"
 #include "query.h"
-#include "record.h"
+#include "run_here.h"
 #include "report.h"
 #include "signals.h"
 #include "util.h"

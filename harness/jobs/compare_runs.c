@@ -3,7 +3,7 @@
 #include "compare_runs.h"
 #include "crossover_report.h"
 #include "query.h"
-#include "record.h"
+#include "run_here.h"
 #include "util.h"
 #include "verdict.h"
 #include "verdicts.h"

@@ -2,7 +2,7 @@
  * named by --variant, JSON output, and recording as an engine-target run. */
 #include "engine_common.h"
 #include "escape.h"
-#include "record.h"
+#include "run_here.h"
 #include "util.h"
 
 #include <stdio.h>

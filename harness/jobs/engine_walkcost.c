@@ -4,7 +4,7 @@
 #include "engine_jobs.h"
 #include "engine_common.h"
 #include "db.h"
-#include "record.h"
+#include "run_here.h"
 #include "report.h"
 #include "util.h"
 #include "walkcost.h"

@@ -2,7 +2,7 @@
 #include "kernel_runs.h"
 #include "compare_runs.h"
 #include "query.h"
-#include "record.h"
+#include "run_here.h"
 #include "report.h"
 #include "suite_job.h"
 #include "util.h"

@@ -11,7 +11,7 @@
 #include "nightly_judge.h"
 #include "nightly_parts.h"
 #include "query.h"
-#include "record.h"
+#include "run_here.h"
 #include "report.h"
 #include "util.h"
 #include "verdicts.h"

@@ -1,7 +1,7 @@
 /* `paper` as a job (paper.h). */
 #include "paper.h"
 #include "query.h"
-#include "record.h"
+#include "run_here.h"
 #include "report.h"
 #include "stats.h"
 #include "suite.h"

@@ -6,7 +6,7 @@
  */
 #include "trace_replay.h"
 #include "engine_common.h"
-#include "record.h"
+#include "run_here.h"
 #include "replay.h"
 #include "report.h"
 #include "trace_file.h"

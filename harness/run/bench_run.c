@@ -9,7 +9,7 @@
 #include "escape.h"
 #include "paths.h"
 #include "query.h"
-#include "record.h"
+#include "run_here.h"
 #include "runlock.h"
 #include "stats.h"
 #include "util.h"

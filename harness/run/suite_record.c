@@ -1,7 +1,7 @@
 /* A suite's run in the database: begun, its points, ended. */
 #include "suite_record.h"
 #include "config.h"
-#include "record.h"
+#include "run_here.h"
 #include "runlock.h"
 #include "sandbox.h"
 #include "signals.h"

@@ -1,7 +1,7 @@
 /* The walk calibration as the harness keeps it: measured beside the
  * database, recorded as a run of its own (target host), and written to
  * results/walk-calibration.tsv, where the engine target reads it. */
-#include "record.h"
+#include "run_here.h"
 #include "util.h"
 #include "walk_calib.h"
 

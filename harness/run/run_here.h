@@ -1,8 +1,8 @@
-/* Recording a run made here: who/what/where (rmapbench's revision, this
+/* A run made here: who/what/where (rmapbench's revision, this
  * host, its kernel) filled once for every kind of run, and whole runs of
  * already measured points (the engine's and the benchmarks'). */
-#ifndef RMAPBENCH_RECORD_H
-#define RMAPBENCH_RECORD_H
+#ifndef RMAPBENCH_RUN_HERE_H
+#define RMAPBENCH_RUN_HERE_H
 
 #include <stddef.h>
 #include <stdint.h>

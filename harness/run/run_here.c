@@ -1,4 +1,6 @@
-#include "record.h"
+/* A run made here (run_here.h): its facts, its results folder, whole runs
+ * of measured points recorded. */
+#include "run_here.h"
 #include "util.h"
 
 #include <errno.h>
