@@ -1,8 +1,10 @@
 /* A nightly run's facts (night_run.h). */
 #include "night_run.h"
 #include "query.h"
+#include "util.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static int run_facts(void *arg, const struct db_run *r)
 {
@@ -18,4 +20,19 @@ static int run_facts(void *arg, const struct db_run *r)
 int night_run_facts(struct db *db, struct night_run *r)
 {
 	return db_run_get(db, r->run, run_facts, r) == 1;
+}
+
+int night_baseline_given(struct db *db, const char *spec, const char *suite, int64_t *run)
+{
+	struct night_run bp = { 0 };
+	if (db_run_resolve(db, spec, &bp.run) != 1 || !night_run_facts(db, &bp)) {
+		rb_error("nightly: --baseline %s: no such run in %s", spec, db->path);
+		return 2;
+	}
+	if (strcmp(bp.suite, suite)) {
+		rb_error("nightly: --baseline %s is a run of suite '%s', not '%s'", spec, bp.suite, suite);
+		return 2;
+	}
+	*run = bp.run;
+	return 0;
 }

@@ -14,5 +14,8 @@ struct night_run {
 
 /* r->run's facts into r: 1, or 0 when the run is not in db. */
 int night_run_facts(struct db *db, struct night_run *r);
+/* --baseline RUN, a run of suite in db: 0 with *run, or 2 having said
+ * why. */
+int night_baseline_given(struct db *db, const char *spec, const char *suite, int64_t *run);
 
 #endif

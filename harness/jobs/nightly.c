@@ -48,18 +48,9 @@ int nightly_check(const struct config *cfg, struct db *db, const char *baseline)
 		rb_error("%s: reference_config %s: %s", cfg->path, cfg->reference_config, strerror(errno));
 		return 2;
 	}
-	if (!baseline) /* said before a night's work, not after it */
-		return 0;
-	struct night_run bp = { 0 };
-	if (db_run_resolve(db, baseline, &bp.run) != 1 || !night_run_facts(db, &bp)) {
-		rb_error("nightly: --baseline %s: no such run in %s", baseline, db->path);
-		return 2;
-	}
-	if (strcmp(bp.suite, cfg->name)) {
-		rb_error("nightly: --baseline %s is a run of suite '%s', not '%s'", baseline, bp.suite, cfg->name);
-		return 2;
-	}
-	return 0;
+	int64_t run;
+	/* said before a night's work, not after it */
+	return baseline ? night_baseline_given(db, baseline, cfg->name, &run) : 0;
 }
 
 void nightly_plan(const struct config *cfg)

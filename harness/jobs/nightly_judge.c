@@ -10,19 +10,8 @@
 /* The run p is judged against: 1 with *base, 0 none yet, 2 an error (said). */
 static int baseline_of(struct db *db, const struct night_run *p, const char *explicit, int64_t *base, int *pinned)
 {
-	if (explicit) {
-		struct night_run bp = { 0 };
-		if (db_run_resolve(db, explicit, &bp.run) != 1 || !night_run_facts(db, &bp)) {
-			rb_error("nightly: --baseline %s: no such run in %s", explicit, db->path);
-			return 2;
-		}
-		if (strcmp(bp.suite, p->suite)) {
-			rb_error("nightly: --baseline %s is a run of suite '%s', not '%s'", explicit, bp.suite, p->suite);
-			return 2;
-		}
-		*base = bp.run;
-		return 1;
-	}
+	if (explicit)
+		return night_baseline_given(db, explicit, p->suite, base) ? 2 : 1;
 	/* a vm run's baseline booted the same kernel; an engine run's design
 	 * is what the comparison is about, so any will do */
 	int found = db_baseline_find(db, p->suite, p->fingerprint, p->kernel_label[0] ? p->kernel_label : NULL, p->run,
