@@ -193,9 +193,9 @@ $(B)/fuzz/trace_fuzzer: tests/fuzz/trace_fuzzer.c $(ENGINE_SRC) engine/*.h
 # seeds in tests/fuzz/corpus-NAME/): guest frames, the guest's console,
 # workload output, stress-ng's YAML, configs, kernel recipes, cache
 # metadata, the walk calibration, an engine point's timeline, Google
-# Benchmark's JSON and a kernel image's header. (The trace fuzzer above
-# takes the engine alone.)
-PARSER_FUZZERS := frame console output yaml config recipe walkcalib timeline gbench bzimage gitrange maps
+# Benchmark's JSON, a kernel image's header and a kernel log's reports.
+# (The trace fuzzer above takes the engine alone.)
+PARSER_FUZZERS := frame console output yaml config recipe walkcalib timeline gbench bzimage gitrange maps klog
 PARSER_FUZZ_BIN := $(patsubst %,$(B)/fuzz/%_fuzzer,$(PARSER_FUZZERS))
 # the recorder's parser: its layer is not the CLI's
 $(B)/fuzz/maps_fuzzer: tests/fuzz/maps_fuzzer.c record/maps.c record/maps.h tests/fuzz/fuzz.h

@@ -64,6 +64,46 @@ void ss_attr(struct sample_set *s, const char *key, const char *fmt, ...)
 	va_end(ap);
 }
 
+void ss_attr_text(struct sample_set *s, const char *key, const char *text, size_t maxlen)
+{
+	char chunk[ATTR_TEXT_CHUNK + 1], k[48];
+	size_t n = 0;
+	int part = 0;
+	for (size_t i = 0; i < maxlen && text[i]; i++) {
+		const char *esc = text[i] == '\n' ? "\\n" : text[i] == '\\' ? "\\\\" : NULL;
+		size_t w = esc ? 2 : 1;
+		if (n + w > ATTR_TEXT_CHUNK) {
+			chunk[n] = 0;
+			snprintf(k, sizeof(k), "%.30s_text_%d", key, ++part);
+			ss_attr(s, k, "%s", chunk);
+			n = 0;
+		}
+		if (esc) {
+			memcpy(chunk + n, esc, 2);
+		} else {
+			chunk[n] = text[i];
+		}
+		n += w;
+	}
+	if (n) {
+		chunk[n] = 0;
+		snprintf(k, sizeof(k), "%.30s_text_%d", key, ++part);
+		ss_attr(s, k, "%s", chunk);
+	}
+}
+
+void attr_text_unescape(const char *chunk, char *out, size_t outlen)
+{
+	size_t o = strlen(out);
+	for (size_t i = 0; chunk[i] && o + 1 < outlen; i++) {
+		char c = chunk[i];
+		if (c == '\\' && (chunk[i + 1] == 'n' || chunk[i + 1] == '\\'))
+			c = chunk[++i] == 'n' ? '\n' : '\\';
+		out[o++] = c;
+	}
+	out[o] = 0;
+}
+
 const struct attr *ss_attr_find(const struct sample_set *s, const char *key)
 {
 	for (size_t i = 0; i < s->nattrs; i++)

@@ -30,6 +30,14 @@ void ss_add(struct sample_set *s, const char *metric, double value, const char *
 void ss_unavailable(struct sample_set *s, const char *metric, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void ss_attr(struct sample_set *s, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A text longer than an attribute (a kernel report's lines) as the
+ * attributes KEY_text_1, KEY_text_2, ...: each chunk at most
+ * ATTR_TEXT_CHUNK bytes, a newline written "\n" and a backslash "\\",
+ * at most maxlen bytes of text. attr_text_unescape appends one chunk's
+ * text to out (NUL-ended, never past outlen). */
+#define ATTR_TEXT_CHUNK 200
+void ss_attr_text(struct sample_set *s, const char *key, const char *text, size_t maxlen);
+void attr_text_unescape(const char *chunk, char *out, size_t outlen);
 const struct sample *ss_find(const struct sample_set *s, const char *metric);
 const struct attr *ss_attr_find(const struct sample_set *s, const char *key);
 void ss_free(struct sample_set *s);

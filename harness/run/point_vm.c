@@ -7,6 +7,7 @@
 #include "cpio.h"
 #include "frame.h"
 #include "kernel.h"
+#include "klog.h"
 #include "point.h"
 #include "progress.h"
 #include "qemu.h"
@@ -186,6 +187,25 @@ static void vm_attributes(const struct kernel_info *k, const struct qemu_result 
 	ss_add(&out->ss, "vm_boot_to_end_s", qr->wall_s, "s");
 }
 
+/* A guest that did not finish sent no kernel_error_reports of its own
+ * (the agent's klog collector runs at the end): its console's reports
+ * then, which a panic's and an oops's are (loglevel 4 keeps WARNINGs off
+ * the console, but an oops ends the guest: panic=-1 oops=panic). */
+static void console_errors(const char *path, struct sample_set *ss)
+{
+	static struct klog k;
+	size_t len = 0;
+	char *text = rb_read_file(path, &len);
+	if (!text)
+		return;
+	klog_init(&k);
+	klog_feed(&k, text, len);
+	klog_end(&k);
+	free(text);
+	klog_samples(&k, ss);
+	ss_attr(ss, "kernel_error_source", "the console: the guest did not finish");
+}
+
 /* Status: the agent's frames read into out, and the point done, failed
  * (with why and the console's tail) or aborted. */
 static void vm_status(const struct point_env *env, const struct qemu_spec *qs, const struct qemu_result *qr,
@@ -200,6 +220,8 @@ static void vm_status(const struct point_env *env, const struct qemu_spec *qs, c
 	if (!data)
 		snprintf(why, sizeof(why), "no results file %s", qs->results);
 	free(data);
+	if (!ss_find(&out->ss, "kernel_error_reports"))
+		console_errors(qs->console_log, &out->ss);
 	console_tail(qs->console_log, tail, sizeof(tail));
 	if (qr->interrupted) {
 		snprintf(out->status, sizeof(out->status), "aborted");

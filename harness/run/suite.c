@@ -18,6 +18,25 @@
 /* AIM7's line, jobs/min per user (harness/compare/crossover.h says it too) */
 #define CROSSOVER_LINE 10.0
 
+/* What says the kernel broke: its own reports (collect_klog.c) and the
+ * oopshunt workload's checks; said loudly whatever the status. */
+static void errors_said(const struct point_out *po)
+{
+	static const char *const wrong[] = { "kernel_error_reports", "oopshunt_wrong_pages",
+					     "oopshunt_unreclaimable_pages" };
+	for (size_t i = 0; i < sizeof(wrong) / sizeof(wrong[0]); i++) {
+		const struct sample *m = ss_find(&po->ss, wrong[i]);
+		if (m && !m->unavailable && m->value > 0)
+			fprintf(stderr, " %s=%.0f!", wrong[i], m->value);
+	}
+	const struct attr *first = ss_attr_find(&po->ss, "kernel_error_1");
+	if (first) {
+		char safe[240];
+		term_safe_copy(safe, sizeof(safe), first->value);
+		fprintf(stderr, " [%.160s]", safe);
+	}
+}
+
 /* index counts the planned points, 1 to total; a bisection past them
  * (index > total) is numbered among the refine_crossover of its workload */
 static void summary_line(const struct point_spec *ps, const struct point_out *po, int index, int total, int refine)
@@ -39,6 +58,7 @@ static void summary_line(const struct point_spec *ps, const struct point_out *po
 		fprintf(stderr, " sys_pct=%.1f", sys->value);
 	if (lock && !lock->unavailable)
 		fprintf(stderr, " lock_contentions=%.0f", lock->value);
+	errors_said(po);
 	if (po->error[0]) { /* a guest's console tail: no escapes to the terminal */
 		char safe[240];
 		term_safe_copy(safe, sizeof(safe), po->error);

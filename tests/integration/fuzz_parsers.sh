@@ -5,12 +5,12 @@
 # YAML, configs, kernel recipes, cache metadata, the walk calibration, an
 # engine point's timeline, Google Benchmark's JSON, a bzImage header and the
 # commits a bisect walks (git-range.sh's output), /proc/PID/maps lines as
-# the recorder reads them. A
+# the recorder reads them, a kernel log's reports (klog.c). A
 # fixed seed and number of runs per target, from the committed seeds; a
 # crash, a sanitizer report or an input that runs for minutes (a hang,
 # -timeout) fails it.
 . "$(dirname "$0")/../lib.sh"
-for f in frame console output yaml config recipe walkcalib timeline gbench bzimage gitrange maps; do
+for f in frame console output yaml config recipe walkcalib timeline gbench bzimage gitrange maps klog; do
 	fz=$top/build/fuzz/${f}_fuzzer
 	[[ -x $fz ]] || fail "$fz is not built"
 	mkdir -p "$tmp/corpus-$f"

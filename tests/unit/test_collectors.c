@@ -103,6 +103,41 @@ static void test_vmstat(void)
 	ss_free(&ss);
 }
 
+/* klog: the records written between start and stop, the kernel's
+ * alone, as reports and signatures (/dev/kmsg faked as a file: a read
+ * past the end returns what was appended) */
+static void test_klog(void)
+{
+	struct sample_set ss = { 0 };
+	struct coll_ctx c = { .out = &ss };
+	put("/dev/kmsg", "4,100,1000,-;WARNING: CPU: 0 PID: 1 at mm/old.c:1 before_start+0x1/0x2\n");
+	coll_klog.start(&c);
+	char path[512];
+	snprintf(path, sizeof(path), "%s/dev/kmsg", root);
+	FILE *f = fopen(path, "a");
+	fputs("4,101,2000,-;------------[ cut here ]------------\n"
+	      "4,102,2001,-;WARNING: CPU: 1 PID: 234 at mm/rmap.c:273 anon_vma_clone+0x1d2/0x2f0\n"
+	      " SUBSYSTEM=cpu\n"
+	      "4,103,2002,-;RIP: 0010:anon_vma_clone+0x1d2/0x2f0\n"
+	      "4,104,2003,-;---[ end trace 0000000000000000 ]---\n"
+	      "12,105,2004,-;BUG: kernel NULL pointer dereference, a fake from userspace\n",
+	      f);
+	fclose(f);
+	coll_klog.stop(&c);
+	const struct attr *a = ss_attr_find(&ss, "kernel_error_1");
+	const struct attr *u = ss_attr_find(&ss, "kernel_log_userspace_records");
+	CHECK(value_is(&ss, "kernel_error_reports", 1) && a && !strcmp(a->value, "1 WARNING in anon_vma_clone"),
+	      "one WARNING since start, its signature an attribute (%s)", a ? a->value : "none");
+	CHECK(u && !strcmp(u->value, "1") && !ss_attr_find(&ss, "kernel_error_2"),
+	      "userspace's fake report counted, not taken for the kernel's");
+	ss_free(&ss);
+	drop("/dev/kmsg");
+	coll_klog.start(&c);
+	coll_klog.stop(&c);
+	CHECK(unavailable_with(&ss, "kernel_error_reports", "/dev/kmsg: No such file"), "no /dev/kmsg: unavailable");
+	ss_free(&ss);
+}
+
 static void test_lock_unavailable(void)
 {
 	struct sample_set ss = { 0 };
@@ -248,6 +283,7 @@ int main(void)
 	test_vmstat();
 	test_lock_unavailable();
 	test_rmap();
+	test_klog();
 	unsetenv("RMAPBENCH_SYSROOT");
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);

@@ -1,6 +1,7 @@
 /* The bottom layer: statistics against values computed by hand (and by R
  * for the t distribution), and the escaping writers against hostile text. */
 #include "escape.h"
+#include "sample.h"
 #include "util.h"
 #include "stats.h"
 #include "timeline_attr.h"
@@ -196,8 +197,38 @@ static void test_timeline_attr(void)
 	      "timeline: %d windows refused: %s", TIMELINE_ATTR_MAX + 1, err);
 }
 
+/* A kernel report in attribute chunks and back: newlines and
+ * backslashes survive, no chunk is longer than an attribute holds, and
+ * an escape is never cut between two chunks. */
+static void test_attr_text(void)
+{
+	static char text[5000], back[5000];
+	size_t n = 0;
+	for (int line = 0; n + 80 < sizeof(text) - 1; line++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "line %d \\ of a report\n%s", line,
+				      line % 7 ? "" : "\\\\\\\n");
+	struct sample_set ss = { 0 };
+	ss_attr_text(&ss, "kernel_error_1", text, sizeof(text));
+	bool sized = ss.nattrs > 20;
+	back[0] = 0;
+	for (size_t i = 0; i < ss.nattrs; i++) {
+		char key[48];
+		snprintf(key, sizeof(key), "kernel_error_1_text_%zu", i + 1);
+		sized = sized && !strcmp(ss.attrs[i].key, key) && strlen(ss.attrs[i].value) <= ATTR_TEXT_CHUNK &&
+			!strchr(ss.attrs[i].value, '\n');
+		attr_text_unescape(ss.attrs[i].value, back, sizeof(back));
+	}
+	CHECK(sized, "%zu chunks, numbered from 1, each at most %d bytes, none with a newline", ss.nattrs, ATTR_TEXT_CHUNK);
+	CHECK(!strcmp(back, text), "the text comes back whole (%zu of %zu bytes)", strlen(back), strlen(text));
+	char small[16] = "";
+	attr_text_unescape(ss.attrs[0].value, small, sizeof(small));
+	CHECK(strlen(small) == sizeof(small) - 1, "a short buffer is filled, never overrun");
+	ss_free(&ss);
+}
+
 int main(void)
 {
+	test_attr_text();
 	test_timeline_attr();
 	test_welch();
 	test_mann_whitney();
