@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# build-git.sh git:PATH@REV: a kernel built from a commit of a git tree,
+# build-git.sh git:PATH@REV[+debug]: a kernel built from a commit of a git tree,
 # tinyconfig + our fragments (or the recipe's own config), our patches on
-# top if a recipe names any. Prints the kernel's cache directory.
+# top if a recipe names any, config/debug.config with +debug. Prints the kernel's cache directory.
 #
 # Cached by what the image is made of: the commit's tree id, the config
 # inputs and the patches; never the path or the time. One build tree per
@@ -20,9 +20,11 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-spec=${1:?usage: build-git.sh git:PATH@REV}
+spec=${1:?usage: build-git.sh git:PATH@REV[+debug]}
 [[ $spec == git:*@* ]] || die "'$spec' is not a git kernel (git:PATH@REV)"
+flavour=$(spec_flavour "$spec")
 rest=${spec#git:}
+rest=${rest%+"$flavour"}
 path=${rest%@*}
 rev=${rest##*@}
 [[ -n $path && -n $rev ]] || die "'$spec': expected git:PATH@REV"
@@ -36,6 +38,7 @@ short=${commit:0:12}
 
 read -r -a fragments <<<"${RB_FRAGMENTS-config/base.config config/lockstat.config}"
 read -r -a patches <<<"${RB_PATCHES-}"
+[[ -z $flavour ]] || fragments+=("config/$flavour.config")
 userconfig=${RB_CONFIG-}
 label=${RB_LABEL:-git-$short}
 # what a kernel's Makefile needs (a tree without Kconfig is no kernel:
@@ -56,6 +59,7 @@ for p in "${patches[@]}"; do
 	[[ -f $KERNELS_DIR/$p ]] || die "patch $KERNELS_DIR/$p is missing"
 done
 [[ -z $userconfig || -f $userconfig ]] || die "config $userconfig is missing"
+[[ -z $flavour || -z $userconfig ]] || die "'$spec': a kernel with its own config takes no +$flavour"
 
 hash=$( {
 	echo "tree $tree"
@@ -90,7 +94,7 @@ commit_info() { # the commit's kernel.info over the tree's image; prints its dir
 	local tmpd="$CACHE/.info-$key-$$"
 	rm -rf "$tmpd"
 	mkdir -p "$tmpd"
-	write_info "$tmpd" "label=$short $subject" "kind=git" "source=$path" "commit=$commit" "tree=$tree" \
+	write_info "$tmpd" "label=$short${flavour:++$flavour} $subject" "kind=git" "source=$path" "commit=$commit" "tree=$tree" \
 		"patches=${patches[*]}" "fragments=${fragments[*]}" "release=$(cat "$image_dir/release")" \
 		"image=$image_dir/bzImage" "config_hash=$(config_hash "$image_dir/config")" "modules=" \
 		"build_s=$(cat "$image_dir/build_s")"

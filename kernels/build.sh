@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
-# build.sh LABEL: a kernel built from Debian's linux-source-6.1 with the
-# recipe's config fragments (on top of tinyconfig) and patches. Cached by a
+# build.sh LABEL[+debug]: a kernel built from Debian's linux-source-6.1 with the
+# recipe's config fragments (on top of tinyconfig; +debug adds
+# config/debug.config) and patches. Cached by a
 # hash of the source version, the fragments and the patches: a second
 # request with nothing changed reuses the image. The build log is kept in
 # the cache directory. Prints the kernel's cache directory.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-label=${1:?usage: build.sh LABEL}
-recipe=$(recipe_path "$label")
+label=${1:?usage: build.sh LABEL[+debug]}
+flavour=$(spec_flavour "$label")
+recipe=$(recipe_path "${label%+"$flavour"}")
 srcpkg=$(recipe_require "$recipe" source)
 read -r -a fragments <<<"$(recipe_get "$recipe" fragments)"
+[[ -z $flavour ]] || fragments+=("config/$flavour.config")
 read -r -a patches <<<"$(recipe_get "$recipe" patches)"
 # A recipe over a git tree: that commit, built incrementally (build-git.sh).
 if [[ $srcpkg == git:* ]]; then
 	rev=$(recipe_require "$recipe" rev)
 	config=$(recipe_get "$recipe" config)
 	[[ -z $config || $config == /* ]] || config=$KERNELS_DIR/$config
+	[[ -z $flavour || -z $config ]] ||
+		die "$recipe: a recipe with its own config takes no +$flavour (put config/$flavour.config's lines in that config)"
 	RB_LABEL=$label RB_FRAGMENTS="${fragments[*]}" RB_PATCHES="${patches[*]}" RB_CONFIG=$config \
 		exec "$KERNELS_DIR/build-git.sh" "$srcpkg@$rev"
 fi

@@ -220,6 +220,18 @@ int kernel_spec_is_git(const char *spec)
 	return !strncmp(spec, "git:", 4) && at && at > spec + 4 && at[1];
 }
 
+int kernel_spec_ok(const char *spec)
+{
+	const char *flavour;
+	char base[KERNEL_SPEC_MAX];
+	size_t n = kernel_spec_base(spec, &flavour);
+	if (n >= sizeof(base))
+		return 0;
+	memcpy(base, spec, n);
+	base[n] = 0;
+	return rb_is_label(base) || kernel_spec_is_git(base);
+}
+
 int kernel_prepare(const char *name, struct kernel_info *k, char *err, size_t errlen)
 {
 	if (!strncmp(name, "git:", 4))

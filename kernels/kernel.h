@@ -8,6 +8,9 @@
 #include <stddef.h>
 
 #define KERNEL_MAX_MODULES 16
+/* A kernel: a recipe's label, git:PATH@REV (either +debug) or an image's
+ * path. */
+#define KERNEL_SPEC_MAX 256
 
 struct kernel_info {
 	char label[64];
@@ -44,6 +47,9 @@ int kernel_script(const char *name, const char *const *args, char *out, size_t o
 int kernel_git_run(const char *spec, struct kernel_info *k, char *err, size_t errlen);
 /* Whether spec has the git:PATH@REV form (not whether it resolves). */
 int kernel_spec_is_git(const char *spec);
+/* Whether spec names a kernel: a label or git:PATH@REV, either with a
+ * flavour (not whether it resolves). */
+int kernel_spec_ok(const char *spec);
 /* Runs the recipe's script whatever the cache holds (it reuses the cache
  * itself); 0 with k filled. */
 int kernel_recipe_run(const char *label, struct kernel_info *k, char *err, size_t errlen);

@@ -111,6 +111,13 @@ git_commit() {
 		die "'$what': $rev does not resolve to a commit in ${RB_SHOW:-$path}"
 }
 
+# spec_flavour SPEC: "debug" when SPEC ends in +debug (that kernel with
+# config/debug.config over its fragments), else "" (kernel.h says the same
+# for the C side).
+spec_flavour() {
+	[[ $1 == *+debug ]] && echo debug || true
+}
+
 # fragments_check CONFIG FRAGMENT...: 0, or the first fragment line that
 # olddefconfig did not keep in CONFIG (a missing dependency would give
 # another kernel, silently), as a message on stdout and 1.

@@ -74,6 +74,18 @@ int kernel_recipe_parse(struct kernel_recipe *r, char *text, char *err, size_t e
 	return 0;
 }
 
+size_t kernel_spec_base(const char *spec, const char **flavour)
+{
+	static const char suffix[] = "+debug";
+	size_t n = strlen(spec), m = sizeof(suffix) - 1;
+	*flavour = "";
+	if (n > m && !strcmp(spec + n - m, suffix)) {
+		*flavour = suffix + 1;
+		return n - m;
+	}
+	return n;
+}
+
 int kernel_recipe_load(const char *label, struct kernel_recipe *r, char *err, size_t errlen)
 {
 	char dir[PATH_MAX];
@@ -82,7 +94,9 @@ int kernel_recipe_load(const char *label, struct kernel_recipe *r, char *err, si
 		snprintf(err, errlen, "cannot find the kernels/ directory (set RMAPBENCH_KERNELS_DIR)");
 		return -1;
 	}
-	snprintf(r->path, sizeof(r->path), "%s/%s.kernel", dir, label);
+	const char *flavour;
+	int base = (int)kernel_spec_base(label, &flavour);
+	snprintf(r->path, sizeof(r->path), "%s/%.*s.kernel", dir, base, label);
 	size_t len;
 	char *text = rb_read_file_max(r->path, 1 << 20, &len);
 	if (!text) {
@@ -92,5 +106,10 @@ int kernel_recipe_load(const char *label, struct kernel_recipe *r, char *err, si
 	int rc = memchr(text, 0, len) ? (snprintf(err, errlen, "%s: not a text file", r->path), -1)
 				       : kernel_recipe_parse(r, text, err, errlen);
 	free(text);
+	if (rc == 0 && *flavour && strcmp(r->kind, "build")) {
+		snprintf(err, errlen, "%s: kernel '%.*s' is a %s, not built here: it has no +%s", r->path, base, label,
+			 r->kind, flavour);
+		return -1;
+	}
 	return rc;
 }

@@ -22,6 +22,11 @@ struct kernel_recipe {
 int kernel_recipes_dir(char *buf, size_t len);
 /* Reads the recipe of LABEL from the recipes directory: 0, or -1 with
  * "FILE:LINE: ..." (an unknown key, a missing '=', no kind) in err. */
+/* A spec's flavour: "LABEL+debug" and "git:PATH@REV+debug" are that
+ * kernel built with config/debug.config over its fragments (a build, so
+ * only a built kernel has one). The spec's length without its flavour;
+ * *flavour is "debug" or "". */
+size_t kernel_spec_base(const char *spec, const char **flavour);
 int kernel_recipe_load(const char *label, struct kernel_recipe *r, char *err, size_t errlen);
 
 /* The same from a text already read (r->path names it in errors); text is

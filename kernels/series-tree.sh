@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# series-tree.sh RECIPE DIR: a git history for bisecting a quilt-style
+# series-tree.sh RECIPE[+debug] DIR: a git history for bisecting a quilt-style
 # patch series: the base commit is RECIPE's source with RECIPE's patches
 # (tagged step-0), then one commit a patch of DIR/series in its order
 # (step-1 .. step-N), so that step N is the first N patches applied.
 # Cached by what the history is made of (the source version, the
 # recipe's patches, the series and its patches). Prints the tree's path,
-# then the recipe's fragments (the steps are built with them).
+# then the recipe's fragments, config/debug.config too for RECIPE+debug
+# (the steps are built with them).
 #
 # DIR/series: one patch a line, a name relative to DIR, optionally
 # followed by -pN (default -p1); '#' comments and blank lines skipped, as
@@ -16,13 +17,15 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-label=${1:?usage: series-tree.sh RECIPE DIR}
-sdir=${2:?usage: series-tree.sh RECIPE DIR}
-recipe=$(recipe_path "$label")
+label=${1:?usage: series-tree.sh RECIPE[+debug] DIR}
+sdir=${2:?usage: series-tree.sh RECIPE[+debug] DIR}
+flavour=$(spec_flavour "$label")
+recipe=$(recipe_path "${label%+"$flavour"}")
 srcpkg=$(recipe_require "$recipe" source)
 [[ $srcpkg != git:* ]] || die "--series: recipe $recipe builds a git tree: a series goes on a source package recipe"
 read -r -a rpatches <<<"$(recipe_get "$recipe" patches)"
 fragments=$(recipe_get "$recipe" fragments)
+[[ -z $flavour ]] || fragments+=" config/$flavour.config"
 [[ -d $sdir ]] || die "--series: $sdir is not a directory"
 sdir=$(cd -- "$sdir" && pwd -P)
 series=$sdir/series

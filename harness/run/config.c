@@ -228,8 +228,10 @@ static int set_labels(char *val, char (*out)[KERNEL_SPEC_MAX], int max, int *n_o
 	}
 	for (int i = 0; i < n; i++) {
 		if (strlen(tok[i]) >= KERNEL_SPEC_MAX ||
-		    (!rb_is_label(tok[i]) && !kernel_spec_is_git(tok[i]))) {
-			snprintf(err, errlen, "'%.300s' is not a kernel label (letters, digits, '.', '_', '-') or git:PATH@REV",
+		    !kernel_spec_ok(tok[i])) {
+			snprintf(err, errlen,
+				 "'%.300s' is not a kernel label (letters, digits, '.', '_', '-') or git:PATH@REV, "
+				 "either with +debug or not",
 				 tok[i]);
 			return -1;
 		}

@@ -6,11 +6,10 @@
 
 #include <stddef.h>
 
+#include "kernel.h"
+
 #define CFG_MAX_LIST 64
 #define CFG_MAX_PARAMS 32
-
-/* A kernel: a recipe's label, git:PATH@REV or an image's path. */
-#define KERNEL_SPEC_MAX 256
 
 struct config {
 	char path[1024];

@@ -5,6 +5,7 @@
 #include "frame.h"
 #include "git_range.h"
 #include "kernel.h"
+#include "recipe.h"
 #include "sample.h"
 #include "tap.h"
 #include "util.h"
@@ -264,8 +265,31 @@ static void test_git_range(void)
 	      "an unknown line is refused: %s", err);
 }
 
+/* Flavours: LABEL+debug and git:PATH@REV+debug; a package has none. */
+static void test_flavour(void)
+{
+	const char *fl;
+	CHECK(kernel_spec_base("minimal+debug", &fl) == 7 && !strcmp(fl, "debug"), "minimal+debug: minimal, debug");
+	CHECK(kernel_spec_base("minimal", &fl) == 7 && !*fl, "minimal: no flavour");
+	CHECK(kernel_spec_base("+debug", &fl) == 6 && !*fl, "+debug alone is no flavour of anything");
+	CHECK(kernel_spec_ok("minimal+debug") && kernel_spec_ok("git:/src/linux@v6.1+debug") &&
+		      kernel_spec_ok("git:/src/linux@HEAD~2"),
+	      "a label and a git spec, with and without +debug");
+	CHECK(!kernel_spec_ok("minimal+kasan") && !kernel_spec_ok("mini mal+debug") && !kernel_spec_ok("+debug") &&
+		      !kernel_spec_ok("minimal+debug+debug"),
+	      "an unknown flavour, a bad label, a flavour of nothing, two flavours: refused");
+	struct kernel_recipe r;
+	char err[600];
+	CHECK(kernel_recipe_load("stock+debug", &r, err, sizeof(err)) < 0 && strstr(err, "no +debug") &&
+		      strstr(err, "stock.kernel"),
+	      "a package kernel takes no +debug, naming its recipe: %s", err);
+	CHECK(kernel_recipe_load("minimal+debug", &r, err, sizeof(err)) == 0 && !strcmp(r.kind, "build"),
+	      "minimal+debug reads minimal's recipe");
+}
+
 int main(void)
 {
+	test_flavour();
 	test_framing();
 	test_git_range();
 	test_cpio();
