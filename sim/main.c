@@ -20,6 +20,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rmapbench-sim: unknown workload '%s' (rmapbench-load --list shows them)\n", argv[1]);
 		return 2;
 	}
+	if (w->native_only) {
+		fprintf(stderr, "rmapbench-sim: workload '%s' runs only natively (host or vm targets): the engine does not model its syscalls\n",
+			argv[1]);
+		return 2;
+	}
 	struct wl_params wp;
 	struct sim_params sp;
 	wl_params_default(&wp);

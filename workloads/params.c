@@ -37,6 +37,7 @@ static const struct pdesc pdescs[] = {
 	PL(file_mib, 0, 1 << 20),
 	PL(file_kib, 0, 1 << 20),
 	PL(passes, 1, 1000000),
+	PL(hunt_kib, 4, 1 << 20),
 	{ "seed", P_UINT, offsetof(struct wl_params, seed), 0, 4294967295.0 },
 	PD(max_s, 1, 86400),
 	{ "mix", P_STR, offsetof(struct wl_params, mix), 0, 0 },
@@ -55,6 +56,7 @@ void wl_params_default(struct wl_params *p)
 	p->compute_iters = 20000;
 	p->file_kib = 64;
 	p->passes = 4;
+	p->hunt_kib = 256;
 	p->seed = 1;
 	p->max_s = 600;
 	snprintf(p->mix, sizeof(p->mix), "cow:3,fork:2,private:2,compute:1");

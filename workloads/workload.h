@@ -12,6 +12,7 @@
 #ifndef RMAPBENCH_WORKLOAD_H
 #define RMAPBENCH_WORKLOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -35,6 +36,7 @@ struct wl_params {
 	long file_mib;        /* > 0: a file set the file task reads at random */
 	long file_kib;        /* read per file task (AIM7's disk tests) */
 	long passes;          /* reclaim: read passes over the shared region */
+	long hunt_kib;        /* oopshunt: each job's family region */
 	unsigned seed;
 	double max_s;         /* watchdog: hard limit on the whole point */
 	char mix[128];        /* AIM7 workfile analogue: "cow:3,fork:2,..." */
@@ -47,12 +49,18 @@ struct wl_slot {
 	uint64_t forks;
 	uint64_t cow_pages;
 	uint64_t pages_read;
+	/* oopshunt's checks (workloads/oopshunt.c) */
+	uint64_t pages_swapped;
+	uint64_t check_wrong;      /* pages whose contents changed */
+	uint64_t check_first_addr; /* the first of them */
+	uint64_t check_stuck;      /* pages a pageout could not take */
+	uint64_t check_stuck_addr; /* the region of the first of them */
 	double wall_s;
 	double user_s;
 	double sys_s;
 	int32_t status;       /* 0 ok, else the job that failed */
 	int32_t err;          /* errno of that failure */
-	char pad[256 - 7 * 8 - 2 * 4];
+	char pad[256 - 12 * 8 - 2 * 4];
 };
 
 struct wl_ctx;
@@ -98,7 +106,12 @@ struct workload {
 	int (*user)(struct wl_ctx *ctx, int id, struct wl_slot *slot);
 	/* After every user is reaped: extra metrics through wl_metric(). */
 	void (*report)(const struct wl_ctx *ctx, double wall_s);
+	/* Syscalls the simulator does not model (mprotect, mremap, madvise):
+	 * refused by the engine target and rmapbench-sim. */
+	bool native_only;
 };
+
+_Static_assert(sizeof(struct wl_slot) == 256, "a user's slot is 256 bytes");
 
 extern const struct workload *const workloads[];
 const struct workload *workload_find(const char *name);

@@ -10,6 +10,7 @@
 #include "external.h"
 #include "point.h"
 #include "target.h"
+#include "workload.h"
 #include "target_host.h"
 #include "paths.h"
 #include "util.h"
@@ -97,11 +98,18 @@ static int engine_prepare(struct point_env *env, const char *db_path)
 		rb_error("workload binary %s is missing or not executable (run 'make')", env->load_path);
 		return -1;
 	}
-	for (int i = 0; i < cfg->n_workloads; i++)
-		if (external_workload_find(cfg->workloads[i])) {
+	for (int i = 0; i < cfg->n_workloads; i++) {
+		const struct workload *wl = workload_find(cfg->workloads[i]);
+		if (!wl) {
 			rb_error("%s: %s is not ours: target engine runs our workloads only", cfg->path, cfg->workloads[i]);
 			return -1;
 		}
+		if (wl->native_only) {
+			rb_error("%s: workload %s runs only on the host and vm targets (the engine does not model its syscalls)",
+				 cfg->path, cfg->workloads[i]);
+			return -1;
+		}
+	}
 	struct engine_walk *w = calloc(1, sizeof(*w));
 	if (!w)
 		abort();
