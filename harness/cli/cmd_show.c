@@ -1,8 +1,10 @@
 /* `rmapbench runs` and `rmapbench show RUN`: the recorded runs, a line
  * each, and one run's statistics per workload, users and metric, what
- * could not be measured and why, its failed points and its crossover. */
+ * could not be measured and why, its failed points, its kernel errors
+ * and its crossover. */
 #include "commands.h"
 #include "crossover.h"
+#include "kernel_errors.h"
 #include "query.h"
 #include "reading.h"
 
@@ -80,6 +82,17 @@ static int print_not_done(void *arg, const struct db_point *p)
 	return 0;
 }
 
+static int print_kernel_error(void *arg, const struct db_kernel_error *e)
+{
+	int *first = arg;
+	if (*first)
+		printf("\nkernel errors (the first report of each: rmapbench report RUN):\n");
+	*first = 0;
+	printf("  point %d (%s users=%ld): %ld x %s\n", e->seq, shown(e->workload), e->users, e->count,
+	       shown(e->signature));
+	return 0;
+}
+
 int cmd_show(const char *db_path, const char *run)
 {
 	struct db db;
@@ -90,7 +103,8 @@ int cmd_show(const char *db_path, const char *run)
 	int first = 1;
 	if (db_run_get(&db, id, print_run_head, NULL) < 0 || db_metric_stats_each(&db, id, print_stats, prev) < 0 ||
 	    db_unavailable_each(&db, id, print_unavailable, &first) < 0 ||
-	    db_points_not_done_each(&db, id, print_not_done, NULL) < 0)
+	    db_points_not_done_each(&db, id, print_not_done, NULL) < 0 ||
+	    db_kernel_errors_each(&db, id, print_kernel_error, &(int){ 1 }) < 0)
 		return reading_failed(&db);
 	struct crossover c[16];
 	int nc = crossover_find(&db, id, c, 16);

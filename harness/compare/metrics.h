@@ -13,6 +13,7 @@ struct metric_rule {
 	double min_effect;  /* relative change below which nothing is flagged */
 	bool exact;         /* a count the engine reproduces exactly */
 	bool drifts;        /* a benchmark's time: judged against its run's drift (verdict.h) */
+	bool appears;       /* a count whose appearance is the verdict: none in A, some in B */
 };
 
 /* The rule for a metric: its own row, else the first "*suffix" row it

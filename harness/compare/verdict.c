@@ -1,4 +1,5 @@
 #include "verdict.h"
+#include "signatures.h"
 #include "metrics.h"
 #include "query.h"
 #include "stats.h"
@@ -14,36 +15,7 @@
 /* A row's values on each side, fetched by one phase at a time */
 static double va[MAX_VALUES], vb[MAX_VALUES];
 
-const char *verdict_name(enum verdict_kind k)
-{
-	static const char *const names[] = { "regression", "improvement", "changed", "same",
-					      "too few",    "only in A",   "only in B" };
-	return names[k];
-}
 
-static struct verdict_row *row_for(struct comparison *c, const char *workload, long users, const char *metric)
-{
-	for (int i = 0; i < c->n; i++)
-		if (c->rows[i].users == users && !strcmp(c->rows[i].workload, workload) &&
-		    !strcmp(c->rows[i].metric, metric))
-			return &c->rows[i];
-	if (c->n == c->cap) {
-		int cap = c->cap ? c->cap * 2 : 64;
-		struct verdict_row *r = realloc(c->rows, (size_t)cap * sizeof(*r));
-		if (!r)
-			abort();
-		c->rows = r;
-		c->cap = cap;
-	}
-	struct verdict_row *r = &c->rows[c->n++];
-	memset(r, 0, sizeof(*r));
-	r->workload = strdup(workload);
-	r->metric = strdup(metric);
-	if (!r->workload || !r->metric)
-		abort();
-	r->users = users;
-	return r;
-}
 
 struct collect {
 	struct comparison *c;
@@ -55,7 +27,7 @@ static int note_key(void *arg, const struct db_metric_stats *m)
 	struct collect *k = arg;
 	if (!m->workload || !m->metric)
 		return 0;
-	struct verdict_row *r = row_for(k->c, m->workload, m->users, m->metric);
+	struct verdict_row *r = comparison_row(k->c, m->workload, m->users, m->metric);
 	if (m->unit && !r->unit[0])
 		snprintf(r->unit, sizeof(r->unit), "%s", m->unit);
 	if (k->side == 0)
@@ -207,12 +179,30 @@ static void exact_counts(struct verdict_row *r, const struct metric_rule *rule, 
 	snprintf(r->note, sizeof(r->note), "exact counts: %s", differ ? "they differ" : "identical");
 }
 
+/* Kernel errors: reports on one side where the other had none are the
+ * verdict, whatever the repetitions; reports on both are the same bug
+ * class seen at another rate, reported, not judged. */
+static void appearance(struct verdict_row *r, const double *va, int na, const double *vb, int nb)
+{
+	double sa = 0, sb = 0;
+	for (int k = 0; k < na; k++)
+		sa += va[k];
+	for (int k = 0; k < nb; k++)
+		sb += vb[k];
+	r->kind = (sa > 0) == (sb > 0) ? V_SAME : sb > 0 ? V_REGRESSION : V_IMPROVEMENT;
+	r->shift = sb - sa;
+	snprintf(r->note, sizeof(r->note), "kernel error reports: %g in A's %d points, %g in B's %d%s", sa, na, sb, nb,
+		 sa > 0 && sb > 0 ? " (both report: not judged)" : "");
+}
+
 /* Classify: each row only on one side, exact, too few to test, tested
  * now, or deferred until its metric's drift is known. */
 static int classify(struct work *w)
 {
 	for (int i = 0; i < w->out->n; i++) {
 		struct verdict_row *r = &w->out->rows[i];
+		if (r->decided)
+			continue;
 		const struct metric_rule *rule = metric_rule(r->metric);
 		int na = r->na ? values_of(w->a, r, va, MAX_VALUES) : 0;
 		int nb = r->nb ? values_of(w->b, r, vb, MAX_VALUES) : 0;
@@ -229,6 +219,10 @@ static int classify(struct work *w)
 		r->change = r->median_a != 0 ? (r->median_b - r->median_a) / fabs(r->median_a) : 0;
 		if (w->exact && rule->exact) {
 			exact_counts(r, rule, va, na, vb, nb);
+			continue;
+		}
+		if (rule->appears) {
+			appearance(r, va, na, vb, nb);
 			continue;
 		}
 		/* A row whose sample sizes cannot reach the level at all is
@@ -336,7 +330,7 @@ static void decide(const struct work *w, const double *q)
 int compare_sides(const struct side *a, const struct side *b, struct comparison *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (gather(a, b, out) < 0)
+	if (gather(a, b, out) < 0 || signatures_compare(a, b, out) < 0)
 		return -1;
 	size_t n = (size_t)(out->n ? out->n : 1);
 	struct work w = { .a = a, .b = b, .out = out, .exact = all_engine(a) && all_engine(b),
@@ -357,29 +351,5 @@ int compare_sides(const struct side *a, const struct side *b, struct comparison 
 	return rc;
 }
 
-void comparison_free(struct comparison *c)
-{
-	for (int i = 0; i < c->n; i++) {
-		free(c->rows[i].workload);
-		free(c->rows[i].metric);
-	}
-	free(c->rows);
-	memset(c, 0, sizeof(*c));
-}
 
-bool comparison_regressed_on(const struct comparison *c, const char *metric)
-{
-	for (int i = 0; i < c->n; i++)
-		if (c->rows[i].kind == V_REGRESSION && !strcmp(c->rows[i].metric, metric))
-			return true;
-	return false;
-}
 
-int comparison_failures(const struct comparison *c)
-{
-	if (c->unjudged[0])
-		return 0;
-	if (c->expect[0])
-		return !comparison_regressed_on(c, c->expect);
-	return c->counts[V_REGRESSION];
-}

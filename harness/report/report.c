@@ -1,6 +1,7 @@
 /* A run's report: its figures (gnuplot, PNG and SVG) and its one-page
  * HTML, with the nightly's verdicts at the top when it has them. */
 #include "report.h"
+#include "report_klog.h"
 #include "report_plot.h"
 #include "crossover.h"
 #include "escape.h"
@@ -256,6 +257,7 @@ static void html_verdicts(FILE *f, const struct comparison *c, const struct side
 			}
 		fprintf(f, "</table>\n<p>%d rows the same, %d too few repetitions to test.</p>\n", c[k].counts[V_SAME],
 			c[k].counts[V_TOO_FEW]);
+		html_verdict_reports(f, &c[k]);
 	}
 }
 
@@ -348,6 +350,7 @@ int report_generate_verdicts(struct db *db, int64_t run, const char *dir, char *
 	      f);
 	html_meta(f, db, run, status, sizeof(status));
 	html_verdicts(f, cmp, sa, sb, ncmp);
+	html_kernel_errors(f, db, run);
 	if (replay)
 		html_replay_counts(f, db, run);
 	else

@@ -33,6 +33,33 @@ static void drift_text(char *buf, size_t len, const struct drift *d)
 			"explain" : "");
 }
 
+/* The kernel's own reports before any figure: a kernel that broke
+ * matters more than how fast it was. Each signature row with its
+ * report's first lines. */
+static void print_errors(const struct comparison *c)
+{
+	int said = 0;
+	for (size_t o = 0; o < ARRAY_SIZE(order); o++)
+		for (int i = 0; i < c->n; i++) {
+			const struct verdict_row *r = &c->rows[i];
+			if (r->kind != order[o] || !r->decided)
+				continue;
+			char mt[256], note[256];
+			term_safe_copy(mt, sizeof(mt), r->metric);
+			term_safe_copy(note, sizeof(note), r->note);
+			printf("%s%s: %s (%s)\n", said++ ? "" : "\nkernel errors:\n", verdict_name(r->kind), mt, note);
+			const char *t = r->text;
+			for (int line = 0; t && *t && line < 4; line++) {
+				size_t n = strcspn(t, "\n");
+				char l[200];
+				snprintf(l, sizeof(l), "%.*s", (int)(n < sizeof(l) - 1 ? n : sizeof(l) - 1), t);
+				term_safe_copy(mt, sizeof(mt), l);
+				printf("    %s\n", mt);
+				t += n + (t[n] == '\n');
+			}
+		}
+}
+
 static void print_rows(const struct comparison *c, const struct side *a, const struct side *b,
 		       const enum verdict_kind *kinds, size_t nkinds)
 {
@@ -45,6 +72,7 @@ static void print_rows(const struct comparison *c, const struct side *a, const s
 		drift_text(text, sizeof(text), &c->drift[k]);
 		printf("drift: %s\n", text);
 	}
+	print_errors(c);
 	printf("\n");
 	/* as wide as the longest workload shown (a benchmark's name is long), within reason */
 	int w = 10, shown = 0;
@@ -189,6 +217,11 @@ static void junit_suite(FILE *f, const struct comparison *c, const struct side *
 			fputs("<failure message=\"", f);
 			xml_escaped(f, text);
 			fputs("\"/>", f);
+		}
+		if (r->text && r->kind != V_TOO_FEW) { /* the kernel's report, whole */
+			fputs("<system-out>", f);
+			xml_escaped(f, r->text);
+			fputs("</system-out>", f);
 		} else if (r->kind == V_TOO_FEW) {
 			fputs("<skipped message=\"", f);
 			xml_escaped(f, r->note);
@@ -243,6 +276,31 @@ static void md_cell(FILE *f, const char *s)
 	}
 }
 
+/* Each kernel report, as an indented code block: Markdown renders
+ * nothing inside one, and a line is made terminal-safe first. */
+static void markdown_reports(FILE *f, const struct comparison *c)
+{
+	for (int i = 0; i < c->n; i++) {
+		const struct verdict_row *r = &c->rows[i];
+		if (!r->text)
+			continue;
+		fputs("**", f);
+		md_cell(f, r->metric);
+		fprintf(f, "** (%s, ", verdict_name(r->kind));
+		md_cell(f, r->workload);
+		fprintf(f, " at %ld users), the first report:\n\n", r->users);
+		for (const char *t = r->text; *t;) {
+			size_t n = strcspn(t, "\n");
+			char l[600], safe[600];
+			snprintf(l, sizeof(l), "%.*s", (int)(n < sizeof(l) - 1 ? n : sizeof(l) - 1), t);
+			term_safe_copy(safe, sizeof(safe), l);
+			fprintf(f, "    %s\n", safe);
+			t += n + (t[n] == '\n');
+		}
+		fputs("\n", f);
+	}
+}
+
 static void markdown_section(FILE *f, const struct comparison *c, const struct side *a, const struct side *b)
 {
 	if (c->unjudged[0]) {
@@ -288,6 +346,7 @@ static void markdown_section(FILE *f, const struct comparison *c, const struct s
 		}
 	fprintf(f, "\n%d rows the same, %d too few to test, %d only in A, %d only in B.\n\n", c->counts[V_SAME],
 		c->counts[V_TOO_FEW], c->counts[V_ONLY_A], c->counts[V_ONLY_B]);
+	markdown_reports(f, c);
 }
 
 int verdicts_markdown_n(const char *path, int n, const struct comparison *c, const struct side *a,

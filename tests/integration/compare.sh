@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # compare A B: exact engine counts compared exactly, measured metrics
-# tested over repetitions; regressions exit 1, A/A exits 0, JUnit that a
+# tested over repetitions, kernel errors by their appearance (the total
+# and each signature); regressions exit 1, A/A exits 0, JUnit that a
 # parser reads, a Markdown summary, runs of another database, and bad
 # input in one line with exit 2.
 . "$(dirname "$0")/../lib.sh"
@@ -44,6 +45,54 @@ rc=$?
 [[ $rc == 1 ]] || fail "a regression under 70-byte names exited $rc, not 1: $(tail -n 3 "$tmp/long")"
 grep -q "only in" <(grep "$wl" "$tmp/long") && fail "70-byte names did not meet: $(grep "$wl" "$tmp/long" | head -3)"
 [[ $(grep -c "^regression .*walkcost/0000" "$tmp/long") -ge 1 ]] || fail "the long-named regression is not said: $(head -n 12 "$tmp/long")"
+
+# kernel errors: reports in B where A had none are a regression at one
+# repetition a side, where no test could speak; none in B an improvement
+cp "$db" "$tmp/kerr.db"
+sql "$tmp/kerr.db" "INSERT INTO results (run_id, point_id, repetition, metric, value, unit)
+	SELECT run_id, id, repetition, 'kernel_error_reports', CASE run_id WHEN 2 THEN 1 ELSE 0 END, 'reports'
+	FROM points WHERE run_id IN (1, 2)"
+"$BIN" --db "$tmp/kerr.db" compare 1 2 >"$tmp/kerr" 2>&1
+rc=$?
+[[ $rc == 1 ]] || fail "kernel errors appearing in B exited $rc, not 1: $(tail -n 3 "$tmp/kerr")"
+grep -qE '^regression .*kernel_error_reports .*kernel error reports: 0 in A' "$tmp/kerr" ||
+	fail "the kernel errors' regression is not said: $(grep kernel_error "$tmp/kerr")"
+"$BIN" --db "$tmp/kerr.db" compare 2 1 >"$tmp/kerr2" 2>&1
+grep -qE '^improvement .*kernel_error_reports' "$tmp/kerr2" || fail "errors gone are not an improvement: $(grep kernel_error "$tmp/kerr2")"
+
+# each signature a row of its own: one both sides show is reported, not
+# judged; one only B shows is a regression, printed before the table with
+# its report, in JUnit's system-out and in the Markdown, escaped
+sql "$tmp/kerr.db" "INSERT INTO point_attrs (point_id, key, value)
+	SELECT id, 'kernel_error_1', '2 WARNING in anon_vma_clone' FROM points WHERE run_id IN (1, 2);
+	INSERT INTO point_attrs (point_id, key, value)
+	SELECT id, 'kernel_error_2', '1 KASAN: use-after-free Read in folio_lock_anon_vma_read'
+	FROM points WHERE run_id = 2 AND seq = 1;
+	INSERT INTO point_attrs (point_id, key, value)
+	SELECT id, 'kernel_error_2_text_1', 'BUG: KASAN: use-after-free in folio_lock_anon_vma_read+0x1a/0x90\\n<script>x</script> Read of size 8'
+	FROM points WHERE run_id = 2 AND seq = 1;
+	INSERT INTO point_attrs (point_id, key, value)
+	SELECT id, 'kernel_error_3', 'not a count' FROM points WHERE run_id = 2 AND seq = 1"
+"$BIN" --db "$tmp/kerr.db" compare 1 2 --junit "$tmp/kerr.xml" --markdown "$tmp/kerr.md" >"$tmp/kerr3" 2>&1
+rc=$?
+[[ $rc == 1 ]] || fail "a new signature exited $rc, not 1"
+grep -qE '^regression: kernel_error: KASAN: use-after-free Read in folio_lock_anon_vma_read \(new in B' "$tmp/kerr3" ||
+	fail "the new signature is not said first: $(head -n 8 "$tmp/kerr3")"
+[[ $(grep -n 'kernel errors:' "$tmp/kerr3" | cut -d: -f1) -lt $(grep -n '^verdict ' "$tmp/kerr3" | cut -d: -f1) ]] ||
+	fail "the kernel errors are not printed before the table"
+grep -q '    BUG: KASAN: use-after-free in folio_lock_anon_vma_read+0x1a/0x90' "$tmp/kerr3" || fail "the report's text is not shown"
+grep -qE '^same: kernel_error: WARNING in anon_vma_clone \(both show it \(not judged\)' "$tmp/kerr3" ||
+	fail "a signature both show is judged: $(grep anon_vma_clone "$tmp/kerr3")"
+grep -q 'not a count' "$tmp/kerr3" && fail "a value that is not COUNT SIGNATURE was taken"
+python3 - "$tmp/kerr.xml" <<'PY' || fail "JUnit: $(cat "$tmp/kerr.xml" | head -c 600)"
+import sys, xml.etree.ElementTree as ET
+t = ET.parse(sys.argv[1])
+cases = [c for c in t.iter("testcase") if "KASAN" in c.get("name")]
+assert cases and cases[0].find("failure") is not None, "no failing case for the signature"
+out = cases[0].find("system-out").text
+assert "<script>x</script> Read of size 8" in out and "\n" in out, out
+PY
+grep -q '^    <script>x</script> Read of size 8' "$tmp/kerr.md" || fail "the Markdown lacks the report as a code block"
 
 # measured metrics: ten repetitions a side from a workload that says what it measured
 cat >"$tmp/load" <<SH
