@@ -28,7 +28,7 @@ static void kernel_usage(FILE *f)
 	      "       rmapbench kernel build LABEL     a kernel from linux-source-6.1 (kind = build)\n"
 	      "       rmapbench kernel build git:PATH@REV  a commit of a git tree, built incrementally\n"
 	      "       rmapbench kernel run LABEL [--config FILE] [--set KEY=VALUE]...\n"
-	      "       rmapbench compare-kernels A B [--config FILE] [--set KEY=VALUE]...\n"
+	      "       rmapbench compare-kernels A B [--config FILE] [--set KEY=VALUE]... [--junit F] [--markdown F]\n"
 	      "LABEL names kernels/LABEL.kernel; run and compare-kernels also take an image path.\n"
 	      "The cache is $RMAPBENCH_KERNEL_CACHE, else ~/.cache/rmapbench/kernels.\n",
 	      f);
@@ -37,6 +37,7 @@ static void kernel_usage(FILE *f)
 /* --config FILE and --set K=V after the positional arguments. */
 struct suite_args {
 	const char *config;
+	struct compare_outputs out;
 	const char *sets[64];
 	int nsets;
 	const char *pos[4];
@@ -50,6 +51,8 @@ static int parse_suite_args(int argc, char **argv, struct suite_args *a, const c
 	const struct flag flags[] = {
 		{ "--config", FLAG_STRING, &a->config, 0, 0, NULL },
 		{ "--set", FLAG_STRINGS, a->sets, 0, ARRAY_SIZE(a->sets), &a->nsets },
+		{ "--junit", FLAG_STRING, &a->out.junit, 0, 0, NULL },
+		{ "--markdown", FLAG_STRING, &a->out.markdown, 0, 0, NULL },
 		{ NULL, 0, NULL, 0, 0, NULL },
 	};
 	return flags_parse("kernel", flags, argc, argv, a->pos, (int)ARRAY_SIZE(a->pos), &a->npos);
@@ -106,8 +109,8 @@ int cmd_kernel(int argc, char **argv, const char *db)
 		struct suite_args a;
 		if (parse_suite_args(argc - 1, argv + 1, &a, DEFAULT_KERNEL_CONFIG) < 0)
 			return 2;
-		if (a.npos != 1) {
-			rb_error("kernel run: expected one LABEL");
+		if (a.npos != 1 || a.out.junit || a.out.markdown) {
+			rb_error("kernel run: expected one LABEL (--junit and --markdown are compare-kernels')");
 			return 2;
 		}
 		struct db h;
@@ -138,7 +141,7 @@ int cmd_compare_kernels(int argc, char **argv, const char *db_path)
 	struct db db;
 	if (db_open_said(db_path, &db) < 0)
 		return 1;
-	int rc = kernels_compare(a.config, a.sets, a.nsets, a.pos, &db);
+	int rc = kernels_compare(a.config, a.sets, a.nsets, a.pos, &a.out, &db);
 	db_close(&db);
 	return rc;
 }

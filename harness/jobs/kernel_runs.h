@@ -23,10 +23,15 @@ int kernels_run_one(const char *config, const char *const *sets, int nsets, cons
  * (a run not recorded leaves its id 0). */
 int kernels_run_pair(const char *config, const char *const *sets, int nsets, const char *const labels[2],
 		     const char *tag, struct db *db, int64_t runs[2]);
-/* `compare-kernels A B`: the pair, then compare's verdicts between them,
- * each kernel's crossover and a figure per headline metric. */
+struct compare_outputs {
+	const char *junit, *markdown; /* the verdicts' files, or NULL */
+};
+/* `compare-kernels A B`: the pair, then compare's verdicts between them
+ * (kernel errors first; JUnit, Markdown, B's report remade with them),
+ * each kernel's crossover and a figure per headline metric. 0, 1 when B
+ * regressed, else a run's failure status. */
 int kernels_compare(const char *config, const char *const *sets, int nsets, const char *const labels[2],
-		    struct db *db);
+		    const struct compare_outputs *out, struct db *db);
 /* The recipes (kernels/NAME.kernel) and what the cache holds of each. */
 int kernels_list(void);
 
