@@ -169,15 +169,25 @@ int db_run_find_tagged(struct db *db, const char *tag, const char *config_name, 
 	return step_id(st, id);
 }
 
-int db_run_points_done(struct db *db, int64_t run)
+static int run_points(struct db *db, int64_t run, const char *sql)
 {
 	sqlite3_stmt *st;
-	if (prep(db, "SELECT count(*) FROM points WHERE run_id = ?1 AND status = 'done'", &st) < 0)
+	if (prep(db, sql, &st) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, run);
 	int rc = sqlite3_step(st);
 	int n = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
 	return finish(st, rc) < 0 ? -1 : n;
+}
+
+int db_run_points_done(struct db *db, int64_t run)
+{
+	return run_points(db, run, "SELECT count(*) FROM points WHERE run_id = ?1 AND status = 'done'");
+}
+
+int db_run_points_all(struct db *db, int64_t run)
+{
+	return run_points(db, run, "SELECT count(*) FROM points WHERE run_id = ?1");
 }
 
 int db_baseline_set(struct db *db, const char *suite, const char *fingerprint, int64_t run)

@@ -89,6 +89,8 @@ int db_metric_by_users_all(struct db *db, int64_t run, const char *metric, db_us
 int db_run_find_tagged(struct db *db, const char *tag, const char *config_name, const char *needle, int64_t *id);
 /* How many of the run's points are done; -1 an error. */
 int db_run_points_done(struct db *db, int64_t run);
+/* How many points the run recorded, done or not; -1 an error. */
+int db_run_points_all(struct db *db, int64_t run);
 /* Baselines of the nightly, per suite (a run's config_name) and machine
  * fingerprint. find: the pinned one (baseline set) if any, else the
  * newest nightly run of the suite on the machine that ended done and was

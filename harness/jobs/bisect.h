@@ -28,6 +28,10 @@ struct bisect_opts {
 	 * and bad are step numbers, 0 and the last when NULL */
 	const char *series, *recipe;
 	const char *config, *metric;   /* metric NULL: any regression */
+	/* a kernel error instead of a metric: a signature, or "any" for any
+	 * error GOOD does not show: a signature, or a failed check of the
+	 * oopshunt workload (metric must be NULL) */
+	const char *error;
 	const char *const *sets;
 	int nsets;
 	const char *junit, *markdown;  /* the confirmation's verdicts, or NULL */

@@ -2,7 +2,9 @@
 #include "bisect_step.h"
 #include "config.h"
 #include "kernel.h"
+#include "kernel_errors.h"
 #include "kernel_runs.h"
+#include "metrics.h"
 #include "query.h"
 #include "run_here.h"
 #include "report.h"
@@ -10,7 +12,21 @@
 #include "util.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
+
+static int any_error(void *arg, const struct db_kernel_error *e)
+{
+	(void)arg;
+	(void)e;
+	return 1;
+}
+
+static bool has_errors(struct db *db, int64_t run)
+{
+	return db_kernel_errors_each(db, run, any_error, NULL) == 1;
+}
 
 int step_run(struct bisect *b, const char *hash, const char *tag, int64_t *run)
 {
@@ -29,6 +45,12 @@ int step_run(struct bisect *b, const char *hash, const char *tag, int64_t *run)
 	if (rc == 2 && !*run)
 		return 2;
 	int done = *run ? db_run_points_done(b->db, *run) : 0;
+	/* hunting an error, a guest that died of it is the finding, not a skip */
+	if (*run && done <= 0 && b->error && has_errors(b->db, *run)) {
+		printf("bisect: %.12s: run %lld, no point done but kernel errors recorded: judged on them\n", hash,
+		       (long long)*run);
+		return 0;
+	}
 	if (!*run || done <= 0) {
 		printf("bisect: %.12s: skipped: %s\n", hash,
 		       !*run ? "it did not build or boot (above)" : "no point of its run was done (a guest panic or hang, above)");
@@ -44,6 +66,26 @@ int step_run(struct bisect *b, const char *hash, const char *tag, int64_t *run)
 	return 0;
 }
 
+/* A kernel error signature, or a count whose appearance is an error (the
+ * kernel's reports, the oopshunt workload's checks). */
+static bool is_error_row(const struct verdict_row *r)
+{
+	return r->decided || metric_rule(r->metric)->appears;
+}
+
+/* B's points that showed row r: a signature row counts them itself; a
+ * count's are its values above 0. */
+static int points_showing(struct db *db, int64_t run, const struct verdict_row *r)
+{
+	if (r->decided)
+		return r->nb;
+	static double v[4096];
+	int n = db_point_values(db, run, r->workload, r->users, r->metric, v, (int)ARRAY_SIZE(v)), k = 0;
+	for (int i = 0; i < n && i < (int)ARRAY_SIZE(v); i++)
+		k += v[i] > 0;
+	return k;
+}
+
 int regressed(struct bisect *b, int64_t a, int64_t run, const char *la, const char *lb, struct comparison *c,
 		     struct side *sa, struct side *sb)
 {
@@ -53,7 +95,66 @@ int regressed(struct bisect *b, int64_t a, int64_t run, const char *la, const ch
 	snprintf(sb->label, sizeof(sb->label), "%s (run %lld)", lb, (long long)run);
 	if (compare_sides(sa, sb, c) < 0)
 		return -1;
+	if (b->error && !b->metric) { /* any error GOOD did not show */
+		for (int i = 0; i < c->n; i++)
+			if (is_error_row(&c->rows[i]) && c->rows[i].kind == V_REGRESSION)
+				return 1;
+		return 0;
+	}
 	return b->metric ? comparison_regressed_on(c, b->metric) : c->counts[V_REGRESSION] > 0;
+}
+
+int step_judge(struct bisect *b, const char *hash, const char *tag, const char *label, int64_t *run)
+{
+	for (int t = 1; t <= b->tries; t++) {
+		char tg[48];
+		if (t == 1)
+			snprintf(tg, sizeof(tg), "%s", tag);
+		else
+			snprintf(tg, sizeof(tg), "%s-%d", tag, t);
+		int s = step_run(b, hash, tg, run);
+		if (s == 1)
+			return -1;
+		if (s)
+			return -s;
+		struct comparison cmp;
+		struct side sa, sb;
+		int bad = regressed(b, b->good_run, *run, "GOOD", label, &cmp, &sa, &sb);
+		comparison_free(&cmp);
+		if (bad < 0)
+			return -1;
+		if (bad)
+			return 1;
+		if (t < b->tries)
+			printf("bisect: %.12s: clean in run %d of %d\n", hash, t, b->tries);
+	}
+	return 0;
+}
+
+void error_tries(struct bisect *b, const struct comparison *c, int64_t bad_run)
+{
+	int shown = 0, points = db_run_points_all(b->db, bad_run);
+	for (int i = 0; i < c->n; i++) {
+		const struct verdict_row *r = &c->rows[i];
+		if (is_error_row(r) && r->kind == V_REGRESSION && (!b->metric || !strcmp(r->metric, b->metric))) {
+			int k = points_showing(b->db, bad_run, r);
+			shown = k > shown ? k : shown;
+		}
+	}
+	b->tries = 1;
+	if (points <= 0 || shown <= 0 || shown >= points) {
+		printf("bisect: BAD showed the error on %d of its %d points: one clean run makes a step good\n", shown,
+		       points);
+		return;
+	}
+	double rate = (double)shown / points;
+	int need = (int)ceil(log(0.05) / log(1 - rate)); /* points clean before a miss is under 5% */
+	b->tries = (need + points - 1) / points;
+	if (b->tries > 8)
+		b->tries = 8;
+	printf("bisect: BAD showed the error on %d of its %d points (rate %.2f): a step is good after %d clean "
+	       "point%s, %d run%s of %d\n",
+	       shown, points, rate, need, need == 1 ? "" : "s", b->tries, b->tries == 1 ? "" : "s", points);
 }
 
 int next_step(const struct bisect *b, int lo, int hi)
@@ -88,7 +189,8 @@ static int last_users(void *arg, const struct db_users_stat *s)
 
 void steps_figure(struct bisect *b, int first)
 {
-	const char *metric = b->metric ? b->metric : "jobs_per_min";
+	/* an error's steps: how many reports each made */
+	const char *metric = b->error ? "kernel_error_reports" : b->metric ? b->metric : "jobs_per_min";
 	struct bisect_point p[64];
 	int n = 0, mark = -1;
 	char name[64], dir[PATH_MAX], png[PATH_MAX + 40], shown[PATH_MAX + 80], title[200];
