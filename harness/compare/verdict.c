@@ -179,9 +179,9 @@ static void exact_counts(struct verdict_row *r, const struct metric_rule *rule, 
 	snprintf(r->note, sizeof(r->note), "exact counts: %s", differ ? "they differ" : "identical");
 }
 
-/* Kernel errors: reports on one side where the other had none are the
- * verdict, whatever the repetitions; reports on both are the same bug
- * class seen at another rate, reported, not judged. */
+/* Kernel errors and failed checks: some on one side where the other had
+ * none are the verdict, whatever the repetitions; some on both are the
+ * same bug seen at another rate, reported, not judged. */
 static void appearance(struct verdict_row *r, const double *va, int na, const double *vb, int nb)
 {
 	double sa = 0, sb = 0;
@@ -191,8 +191,8 @@ static void appearance(struct verdict_row *r, const double *va, int na, const do
 		sb += vb[k];
 	r->kind = (sa > 0) == (sb > 0) ? V_SAME : sb > 0 ? V_REGRESSION : V_IMPROVEMENT;
 	r->shift = sb - sa;
-	snprintf(r->note, sizeof(r->note), "kernel error reports: %g in A's %d points, %g in B's %d%s", sa, na, sb, nb,
-		 sa > 0 && sb > 0 ? " (both report: not judged)" : "");
+	snprintf(r->note, sizeof(r->note), "by appearance: %g in A's %d points, %g in B's %d%s", sa, na, sb, nb,
+		 sa > 0 && sb > 0 ? " (both show it: not judged)" : "");
 }
 
 /* Classify: each row only on one side, exact, too few to test, tested

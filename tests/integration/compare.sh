@@ -55,7 +55,7 @@ sql "$tmp/kerr.db" "INSERT INTO results (run_id, point_id, repetition, metric, v
 "$BIN" --db "$tmp/kerr.db" compare 1 2 >"$tmp/kerr" 2>&1
 rc=$?
 [[ $rc == 1 ]] || fail "kernel errors appearing in B exited $rc, not 1: $(tail -n 3 "$tmp/kerr")"
-grep -qE '^regression .*kernel_error_reports .*kernel error reports: 0 in A' "$tmp/kerr" ||
+grep -qE '^regression .*kernel_error_reports .*by appearance: 0 in A' "$tmp/kerr" ||
 	fail "the kernel errors' regression is not said: $(grep kernel_error "$tmp/kerr")"
 "$BIN" --db "$tmp/kerr.db" compare 2 1 >"$tmp/kerr2" 2>&1
 grep -qE '^improvement .*kernel_error_reports' "$tmp/kerr2" || fail "errors gone are not an improvement: $(grep kernel_error "$tmp/kerr2")"
