@@ -34,6 +34,27 @@ int db_kernel_errors_each(struct db *db, int64_t run, int (*fn)(void *, const st
 	return stop ? stop : rc == SQLITE_DONE ? 0 : -1;
 }
 
+int db_points_with_errors(struct db *db, int64_t run, const char *const *metrics)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db->h,
+			       "SELECT count(*) FROM points p WHERE p.run_id = ?1 AND (EXISTS (SELECT 1 FROM point_attrs a "
+			       "WHERE a.point_id = p.id AND (a.key GLOB 'kernel_error_[1-9]' OR a.key GLOB "
+			       "'kernel_error_[1-9][0-9]')) OR EXISTS (SELECT 1 FROM results r, json_each(?2) m "
+			       "WHERE r.point_id = p.id AND r.metric = m.value AND r.value > 0))",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	char list[1024] = "[";
+	for (int i = 0; metrics && metrics[i]; i++) /* our own names: no quoting needed */
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s\"%s\"", i ? "," : "", metrics[i]);
+	snprintf(list + strlen(list), sizeof(list) - strlen(list), "]");
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_text(st, 2, list, -1, SQLITE_TRANSIENT);
+	int rc = sqlite3_step(st), n = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? n : -1;
+}
+
 int db_kernel_error_text(struct db *db, int64_t run, int seq, int n, char *out, size_t len)
 {
 	sqlite3_stmt *st;

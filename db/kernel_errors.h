@@ -24,6 +24,10 @@ struct db_kernel_error {
 /* fn for each signature of each point of run, in point order; -1 on a
  * database error, else 0 (or fn's non-zero, which stops). */
 int db_kernel_errors_each(struct db *db, int64_t run, int (*fn)(void *, const struct db_kernel_error *), void *arg);
+/* The run's points, done or not, that recorded a kernel error signature
+ * or a value above 0 of one of metrics (NULL-ended: the checks that are
+ * errors); -1 on a database error. */
+int db_points_with_errors(struct db *db, int64_t run, const char *const *metrics);
 /* The first report's text of signature n on point seq of run, joined from
  * its chunks into out (NUL-ended, cut at len - 1): 1, 0 none, -1 error. */
 int db_kernel_error_text(struct db *db, int64_t run, int seq, int n, char *out, size_t len);

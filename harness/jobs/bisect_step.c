@@ -66,8 +66,12 @@ int step_run(struct bisect *b, const char *hash, const char *tag, int64_t *run)
 	return 0;
 }
 
-/* A kernel error signature, or a count whose appearance is an error (the
- * kernel's reports, the oopshunt workload's checks). */
+/* The counts whose appearance is an error: the kernel's reports and the
+ * oopshunt workload's checks (metrics.c judges them so). */
+static const char *const checks[] = { "kernel_error_reports", "oopshunt_wrong_pages", "oopshunt_unreclaimable_pages",
+				      NULL };
+
+/* A kernel error signature, or a count whose appearance is an error. */
 static bool is_error_row(const struct verdict_row *r)
 {
 	return r->decided || metric_rule(r->metric)->appears;
@@ -133,13 +137,14 @@ int step_judge(struct bisect *b, const char *hash, const char *tag, const char *
 
 void error_tries(struct bisect *b, const struct comparison *c, int64_t bad_run)
 {
-	int shown = 0, points = db_run_points_all(b->db, bad_run);
-	for (int i = 0; i < c->n; i++) {
+	/* any error: BAD's points that showed one, done or not (a guest that
+	 * died of it among them); one signature: its row's points */
+	int shown = b->metric ? 0 : db_points_with_errors(b->db, bad_run, checks);
+	int points = db_run_points_all(b->db, bad_run);
+	for (int i = 0; b->metric && i < c->n; i++) {
 		const struct verdict_row *r = &c->rows[i];
-		if (is_error_row(r) && r->kind == V_REGRESSION && (!b->metric || !strcmp(r->metric, b->metric))) {
-			int k = points_showing(b->db, bad_run, r);
-			shown = k > shown ? k : shown;
-		}
+		if (r->kind == V_REGRESSION && !strcmp(r->metric, b->metric))
+			shown = points_showing(b->db, bad_run, r);
 	}
 	b->tries = 1;
 	if (points <= 0 || shown <= 0 || shown >= points) {
@@ -187,10 +192,20 @@ static int last_users(void *arg, const struct db_users_stat *s)
 	return 0;
 }
 
+/* An error's step: the share of its run's points, done or not, that
+ * showed an error (a guest that died of it is such a point). */
+static int error_share(struct db *db, int64_t run, struct bisect_point *p)
+{
+	int k = db_points_with_errors(db, run, checks), n = db_run_points_all(db, run);
+	if (k < 0 || n <= 0)
+		return -1;
+	p->mean = p->min = p->max = 100.0 * k / n;
+	return 0;
+}
+
 void steps_figure(struct bisect *b, int first)
 {
-	/* an error's steps: how many reports each made */
-	const char *metric = b->error ? "kernel_error_reports" : b->metric ? b->metric : "jobs_per_min";
+	const char *metric = b->error ? "points_with_an_error_pct" : b->metric ? b->metric : "jobs_per_min";
 	struct bisect_point p[64];
 	int n = 0, mark = -1;
 	char name[64], dir[PATH_MAX], png[PATH_MAX + 40], shown[PATH_MAX + 80], title[200];
@@ -200,7 +215,8 @@ void steps_figure(struct bisect *b, int first)
 			continue;
 		struct last_users l = { &p[n], -1 };
 		snprintf(p[n].commit, sizeof(p[n].commit), "%.12s", i < 0 ? b->r.good : b->r.commits[i].hash);
-		if (db_metric_by_users(b->db, run, metric, last_users, &l) < 0 || l.users < 0)
+		if (b->error ? error_share(b->db, run, &p[n]) < 0
+			     : db_metric_by_users(b->db, run, metric, last_users, &l) < 0 || l.users < 0)
 			continue;
 		if (i == first)
 			mark = n;
