@@ -2,6 +2,7 @@
  * HTML, with the nightly's verdicts at the top when it has them. */
 #include "report.h"
 #include "report_klog.h"
+#include "verdicts.h"
 #include "report_plot.h"
 #include "crossover.h"
 #include "escape.h"
@@ -250,8 +251,9 @@ static void html_verdicts(FILE *f, const struct comparison *c, const struct side
 				html_write_escaped(f, r->workload);
 				fprintf(f, "</td><td>%ld</td><td>", r->users);
 				html_write_escaped(f, r->metric);
-				fprintf(f, "</td><td>%.4g</td><td>%.4g</td><td>%+.1f%%</td><td>", r->median_a, r->median_b,
-					100 * r->change);
+				char ch[24];
+				change_text(ch, sizeof(ch), r);
+				fprintf(f, "</td><td>%.4g</td><td>%.4g</td><td>%s</td><td>", r->median_a, r->median_b, ch);
 				html_write_escaped(f, r->note);
 				fputs("</td></tr>\n", f);
 			}

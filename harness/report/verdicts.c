@@ -12,6 +12,14 @@
 static const enum verdict_kind order[] = { V_REGRESSION, V_IMPROVEMENT, V_CHANGED, V_ONLY_A,
 					   V_ONLY_B,     V_TOO_FEW,     V_SAME };
 
+void change_text(char *buf, size_t len, const struct verdict_row *r)
+{
+	if (r->na && r->nb && r->median_a != 0)
+		snprintf(buf, len, "%+.1f%%", 100 * r->change);
+	else
+		snprintf(buf, len, "-"); /* from nothing, or only one side: no relative change */
+}
+
 static void fmt_value(char *buf, size_t len, double v, int n)
 {
 	if (n)
@@ -92,11 +100,10 @@ static void print_rows(const struct comparison *c, const struct side *a, const s
 			const struct verdict_row *r = &c->rows[i];
 			if (r->kind != kinds[o])
 				continue;
-			char va[24], vb[24], ch[16] = "-";
+			char va[24], vb[24], ch[24];
 			fmt_value(va, sizeof(va), r->median_a, r->na);
 			fmt_value(vb, sizeof(vb), r->median_b, r->nb);
-			if (r->na && r->nb && r->median_a != 0)
-				snprintf(ch, sizeof(ch), "%+.1f%%", 100 * r->change);
+			change_text(ch, sizeof(ch), r);
 			char wl[256], mt[256], note[256];
 			term_safe_copy(wl, sizeof(wl), r->workload);
 			term_safe_copy(mt, sizeof(mt), r->metric);
@@ -340,7 +347,9 @@ static void markdown_section(FILE *f, const struct comparison *c, const struct s
 			md_cell(f, r->workload);
 			fprintf(f, " | %ld | ", r->users);
 			md_cell(f, r->metric);
-			fprintf(f, " | %.4g | %.4g | %+.1f%% | ", r->median_a, r->median_b, 100 * r->change);
+			char ch[24];
+			change_text(ch, sizeof(ch), r);
+			fprintf(f, " | %.4g | %.4g | %s | ", r->median_a, r->median_b, ch);
 			md_cell(f, r->note);
 			fputs(" |\n", f);
 		}

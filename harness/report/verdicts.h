@@ -8,6 +8,9 @@
 #include "verdict.h"
 
 void verdicts_print(const struct comparison *c, const struct side *a, const struct side *b);
+/* A row's change, B against A, as every output prints it: "-" when A is
+ * 0 or a side has none. */
+void change_text(char *buf, size_t len, const struct verdict_row *r);
 /* One screen: the regressions, then the improvements, then the counts. */
 void verdicts_print_brief(const struct comparison *c, const struct side *a, const struct side *b);
 /* 0, or -1 with errno (the file could not be written). */
