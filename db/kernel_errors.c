@@ -7,13 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An attribute that holds a signature, kernel_error_1 to _99 (klog.h
+ * keeps at most 16), as SQL over point_attrs a. */
+#define SIGNATURE_KEY "(a.key GLOB 'kernel_error_[1-9]' OR a.key GLOB 'kernel_error_[1-9][0-9]')"
+
 int db_kernel_errors_each(struct db *db, int64_t run, int (*fn)(void *, const struct db_kernel_error *), void *arg)
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db->h,
 			       "SELECT p.workload, p.users, p.seq, substr(a.key, 14), a.value FROM point_attrs a "
-			       "JOIN points p ON p.id = a.point_id WHERE p.run_id = ? AND (a.key GLOB 'kernel_error_[1-9]' "
-			       "OR a.key GLOB 'kernel_error_[1-9][0-9]') ORDER BY p.seq, length(a.key), a.key",
+			       "JOIN points p ON p.id = a.point_id WHERE p.run_id = ? AND " SIGNATURE_KEY
+			       " ORDER BY p.seq, length(a.key), a.key",
 			       -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, run);
@@ -39,9 +43,8 @@ int db_points_with_errors(struct db *db, int64_t run, const char *const *metrics
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db->h,
 			       "SELECT count(*) FROM points p WHERE p.run_id = ?1 AND (EXISTS (SELECT 1 FROM point_attrs a "
-			       "WHERE a.point_id = p.id AND (a.key GLOB 'kernel_error_[1-9]' OR a.key GLOB "
-			       "'kernel_error_[1-9][0-9]')) OR EXISTS (SELECT 1 FROM results r, json_each(?2) m "
-			       "WHERE r.point_id = p.id AND r.metric = m.value AND r.value > 0))",
+			       "WHERE a.point_id = p.id AND " SIGNATURE_KEY ") OR EXISTS (SELECT 1 FROM results r, "
+			       "json_each(?2) m WHERE r.point_id = p.id AND r.metric = m.value AND r.value > 0))",
 			       -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	char list[1024] = "[";
