@@ -268,9 +268,16 @@ int report_generate(struct db *db, int64_t run, const char *dir, char *path, siz
 	return report_generate_verdicts(db, run, dir, path, plen, NULL, NULL, NULL, 0);
 }
 
-/* Each figure's data and, with gnuplot, its SVG and PNG: fig_ok[i] for
- * those drawn; 0, or -1 when one could not be made (said). */
-static int draw_figures(struct db *db, int64_t run, const char *adir, char *fig_ok)
+struct drawn {
+	bool ok;         /* its SVG and PNG were drawn */
+	char title[200]; /* as drawn: at one users count, "at N users" */
+};
+
+/* Each figure's data and, with gnuplot, its SVG and PNG, into fig[i]; a
+ * run at one users count has its workloads side by side
+ * (plots/sidebyside.gp), never a users axis with one tick. 0, or -1 when
+ * one could not be made (said). */
+static int draw_figures(struct db *db, int64_t run, const char *adir, struct drawn *fig)
 {
 	char plotdir[PATH_MAX];
 	int ok = 0, have_gnuplot = rb_have_program("gnuplot");
@@ -283,7 +290,7 @@ static int draw_figures(struct db *db, int64_t run, const char *adir, char *fig_
 	for (size_t i = 0; i < ARRAY_SIZE(figures); i++) {
 		char data[PATH_MAX], out[PATH_MAX], names[512], unavail[300] = "";
 		long umin = 0, umax = 0;
-		fig_ok[i] = 0;
+		fig[i].ok = false;
 		snprintf(data, sizeof(data), "%s/%s.tsv", adir, figures[i].metric);
 		snprintf(out, sizeof(out), "%s/%s", adir, figures[i].metric);
 		int rows = write_data(db, run, figures[i].metric, data, names, sizeof(names), &umin, &umax);
@@ -299,25 +306,34 @@ static int draw_figures(struct db *db, int64_t run, const char *adir, char *fig_
 		if (!have_gnuplot)
 			continue;
 		int logx = umin > 0 && umax / umin >= 20;
-		if (gnuplot_both(plotdir, figures[i].metric, data, out, names, figures[i].title, logx, unavail) < 0) {
+		const char *script = figures[i].metric;
+		char *title = fig[i].title;
+		snprintf(title, sizeof(fig[i].title), "%s", figures[i].title);
+		if (rows > 0 && umin == umax) { /* one users count: the workloads side by side, no users axis */
+			script = "sidebyside";
+			snprintf(unavail, sizeof(unavail), "%ld", umin);
+			char *against = strstr(title, " against users");
+			if (against)
+				snprintf(against, sizeof(fig[i].title) - (size_t)(against - title), " at %ld users", umin);
+		}
+		if (gnuplot_both(plotdir, script, data, out, names, title, logx, unavail) < 0) {
 			rb_warn("gnuplot failed on %s", data);
 			ok = -1;
 			continue;
 		}
-		fig_ok[i] = 1;
+		fig[i].ok = true;
 	}
 	return ok;
 }
 
-static void html_figures(FILE *f, const char *fig_ok)
+static void html_figures(FILE *f, const struct drawn *fig)
 {
 	fputs("<h2>Figures</h2>\n", f);
 	for (size_t i = 0; i < ARRAY_SIZE(figures); i++) {
-		if (fig_ok[i])
+		if (fig[i].ok)
 			fprintf(f, "<figure><img src=\"%s.svg\" alt=\"%s\"><figcaption>%s (<a href=\"%s.png\">PNG</a>, "
 				   "<a href=\"%s.tsv\">data</a>)</figcaption></figure>\n",
-				figures[i].metric, figures[i].title, figures[i].title, figures[i].metric,
-				figures[i].metric);
+				figures[i].metric, fig[i].title, fig[i].title, figures[i].metric, figures[i].metric);
 		else
 			fprintf(f, "<p>%s: no figure (gnuplot missing or failed)</p>\n", figures[i].title);
 	}
@@ -333,9 +349,9 @@ int report_generate_verdicts(struct db *db, int64_t run, const char *dir, char *
 		path[0] = 0;
 		return -1;
 	}
-	char fig_ok[ARRAY_SIZE(figures)];
+	struct drawn fig[ARRAY_SIZE(figures)] = { 0 };
 	bool replay = run_is_replay(db, run);
-	int ok = replay ? 0 : draw_figures(db, run, adir, fig_ok);
+	int ok = replay ? 0 : draw_figures(db, run, adir, fig);
 	snprintf(path, plen, "%s/report.html", dir);
 	FILE *f = rb_create_stream(path);
 	if (!f) {
@@ -356,7 +372,7 @@ int report_generate_verdicts(struct db *db, int64_t run, const char *dir, char *
 	if (replay)
 		html_replay_counts(f, db, run);
 	else
-		html_figures(f, fig_ok);
+		html_figures(f, fig);
 	html_crossover(f, db, run);
 	if (!replay)
 		html_points(f, db, run);

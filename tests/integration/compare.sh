@@ -162,4 +162,8 @@ svg=$tmp/s/rb.db-compare-1-2/crossover.svg
 [[ -f $svg ]] || fail "no crossover figure for two runs at 8 users: $(grep -i figure "$tmp/sc")"
 [[ $(grep -c '>at 8 users<' "$svg") -ge 3 ]] || fail "the single-users figure does not say 'at 8 users'"
 ! grep -q '>users<' "$svg" || fail "the single-users figure has a users axis"
+# and so is a run's own figure at one users count, its title saying so
+rsvg=$tmp/s/rb.db-run-1/jobs_per_min.svg
+grep -q '>at 8 users<' "$rsvg" && grep -q 'jobs per minute at 8 users' "$rsvg" && ! grep -q '>users<' "$rsvg" ||
+	fail "a run at one users count is drawn on a users axis: $(grep -o '>[^<]*users[^<]*<' "$rsvg" | head -3)"
 echo "compare: exact and tested verdicts, exit codes, JUnit, Markdown, other databases"
