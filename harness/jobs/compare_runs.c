@@ -1,6 +1,7 @@
 /* `compare A B` as a job (compare_runs.h): sides parsed, each database
  * opened once, the verdicts and their outputs. */
 #include "compare_runs.h"
+#include "verdict_files.h"
 #include "crossover_report.h"
 #include "query.h"
 #include "run_here.h"
@@ -144,14 +145,8 @@ static int judge(struct side *a, struct side *b, const struct compare_opts *o)
 			run_label(a->db, runs[i], names[i], sizeof(names[i]));
 		crossover_report_runs(a->db, runs, labels);
 	}
-	if (o->junit && verdicts_junit(o->junit, &c, a, b) < 0) {
-		rb_error("compare: --junit %s: cannot write it", o->junit);
+	if (verdict_files("compare", o->junit, o->markdown, a->db, 0, 1, &c, a, b))
 		rc = 2;
-	}
-	if (o->markdown && verdicts_markdown(o->markdown, &c, a, b) < 0) {
-		rb_error("compare: --markdown %s: cannot write it", o->markdown);
-		rc = 2;
-	}
 	comparison_free(&c);
 	return rc;
 }

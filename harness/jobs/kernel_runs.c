@@ -1,5 +1,6 @@
 /* Suites in guests of named kernels (kernel_runs.h). */
 #include "kernel_runs.h"
+#include "verdict_files.h"
 #include "compare_runs.h"
 #include "query.h"
 #include "run_here.h"
@@ -105,29 +106,6 @@ static void figures(struct db *db, const int64_t runs[2], const char *labels[2])
 	}
 }
 
-/* The verdicts where they are read: JUnit and Markdown when asked for,
- * and B's report remade with them on top. 0, or 2 when a file could not
- * be written (said). */
-static int verdicts_out(struct db *db, int64_t run_b, const struct comparison *cmp, const struct side *sa,
-			const struct side *sb, const struct compare_outputs *out)
-{
-	int rc = 0;
-	if (out && out->junit && verdicts_junit(out->junit, cmp, sa, sb) < 0) {
-		rb_error("compare-kernels: --junit %s: cannot write it", out->junit);
-		rc = 2;
-	}
-	if (out && out->markdown && verdicts_markdown(out->markdown, cmp, sa, sb) < 0) {
-		rb_error("compare-kernels: --markdown %s: cannot write it", out->markdown);
-		rc = 2;
-	}
-	char dir[PATH_MAX], name[32], report[PATH_MAX + 100] = "";
-	snprintf(name, sizeof(name), "run-%lld", (long long)run_b);
-	if (results_dir(db->path, name, dir, sizeof(dir)) == 0 &&
-	    report_generate_verdicts(db, run_b, dir, report, sizeof(report), cmp, sa, sb, 1) == 0)
-		printf("report: %s\n", rb_path_shown(report, dir, sizeof(dir)));
-	return rc;
-}
-
 int kernels_compare(const char *config, const char *const *sets, int nsets, const char *const labels[2],
 		    const struct compare_outputs *out, struct db *db)
 {
@@ -146,7 +124,8 @@ int kernels_compare(const char *config, const char *const *sets, int nsets, cons
 	struct comparison cmp;
 	if (compare_sides(&sa, &sb, &cmp) == 0) {
 		verdicts_print(&cmp, &sa, &sb);
-		int w = verdicts_out(db, runs[1], &cmp, &sa, &sb, out);
+		int w = verdict_files("compare-kernels", out ? out->junit : NULL, out ? out->markdown : NULL, db, runs[1],
+				      1, &cmp, &sa, &sb);
 		/* as compare: a regression, a kernel error new in B among them, exits 1 */
 		if (!rc)
 			rc = w ? w : comparison_failures(&cmp) ? 1 : 0;

@@ -8,6 +8,7 @@
  *
  * Every part reaches every output, a first night's as not judged. */
 #include "nightly.h"
+#include "verdict_files.h"
 #include "nightly_judge.h"
 #include "nightly_parts.h"
 #include "query.h"
@@ -108,22 +109,10 @@ static void judge_parts(struct night *n)
 
 static void write_outputs(struct night *n)
 {
-	const struct nightly_opts *o = n->o;
-	if (o->junit && verdicts_junit_n(o->junit, n->shown, n->cmp, n->sa, n->sb) < 0) {
-		rb_error("nightly: --junit %s: cannot write it", o->junit);
-		n->rc = 2;
-	}
-	if (o->markdown && verdicts_markdown_n(o->markdown, n->shown, n->cmp, n->sa, n->sb) < 0) {
-		rb_error("nightly: --markdown %s: cannot write it", o->markdown);
-		n->rc = 2;
-	}
 	/* the suite's report, remade with the night's verdicts on top */
-	char dir[PATH_MAX], name[32], report[PATH_MAX + 100] = "";
-	snprintf(name, sizeof(name), "run-%lld", (long long)n->parts[0].run);
-	if (results_dir(n->db->path, name, dir, sizeof(dir)) == 0 &&
-	    report_generate_verdicts(n->db, n->parts[0].run, dir, report, sizeof(report), n->cmp, n->sa, n->sb,
-				     n->shown) == 0)
-		printf("report: %s\n", rb_path_shown(report, dir, sizeof(dir)));
+	if (verdict_files("nightly", n->o->junit, n->o->markdown, n->db, n->parts[0].run, n->shown, n->cmp, n->sa,
+			  n->sb))
+		n->rc = 2;
 }
 
 static void say_night(struct night *n)
