@@ -66,10 +66,19 @@ int step_run(struct bisect *b, const char *hash, const char *tag, int64_t *run)
 	return 0;
 }
 
-/* The counts whose appearance is an error: the kernel's reports and the
- * oopshunt workload's checks (metrics.c judges them so). */
-static const char *const checks[] = { "kernel_error_reports", "oopshunt_wrong_pages", "oopshunt_unreclaimable_pages",
-				      NULL };
+/* The counts whose appearance is an error: metrics.c's rows judged by
+ * appearance (the kernel's reports, the oopshunt workload's checks),
+ * NULL-ended. */
+static const char *const *error_counts(void)
+{
+	static const char *names[16];
+	int n = 0;
+	for (const struct metric_rule *r = metric_rules; r->name && n < (int)ARRAY_SIZE(names) - 1; r++)
+		if (r->appears)
+			names[n++] = r->name;
+	names[n] = NULL;
+	return names;
+}
 
 /* A kernel error signature, or a count whose appearance is an error. */
 static bool is_error_row(const struct verdict_row *r)
@@ -139,7 +148,7 @@ void error_tries(struct bisect *b, const struct comparison *c, int64_t bad_run)
 {
 	/* any error: BAD's points that showed one, done or not (a guest that
 	 * died of it among them); one signature: its row's points */
-	int shown = b->metric ? 0 : db_points_with_errors(b->db, bad_run, checks);
+	int shown = b->metric ? 0 : db_points_with_errors(b->db, bad_run, error_counts());
 	int points = db_run_points_all(b->db, bad_run);
 	for (int i = 0; b->metric && i < c->n; i++) {
 		const struct verdict_row *r = &c->rows[i];
@@ -196,7 +205,7 @@ static int last_users(void *arg, const struct db_users_stat *s)
  * showed an error (a guest that died of it is such a point). */
 static int error_share(struct db *db, int64_t run, struct bisect_point *p)
 {
-	int k = db_points_with_errors(db, run, checks), n = db_run_points_all(db, run);
+	int k = db_points_with_errors(db, run, error_counts()), n = db_run_points_all(db, run);
 	if (k < 0 || n <= 0)
 		return -1;
 	p->mean = p->min = p->max = 100.0 * k / n;

@@ -4,6 +4,7 @@
 #include "report_klog.h"
 #include "escape.h"
 #include "kernel_errors.h"
+#include "signatures.h"
 
 #include <stdlib.h>
 
@@ -33,7 +34,7 @@ static int error_row(void *arg, const struct db_kernel_error *e)
 	html_write_escaped(h->f, e->workload);
 	fprintf(h->f, "</td><td>%ld</td><td>%ld</td><td>", e->users, e->count);
 	html_write_escaped(h->f, e->signature);
-	if (db_kernel_error_text(h->db, h->run, e->seq, e->n, h->text, 4096) == 1)
+	if (db_kernel_error_text(h->db, h->run, e->seq, e->n, h->text, SIGNATURE_TEXT_MAX) == 1)
 		report_block(h->f, "the first report", h->text);
 	fputs("</td></tr>\n", h->f);
 	return 0;
@@ -41,7 +42,7 @@ static int error_row(void *arg, const struct db_kernel_error *e)
 
 void html_kernel_errors(FILE *f, struct db *db, int64_t run)
 {
-	struct klog_html h = { f, db, run, 0, malloc(4096) };
+	struct klog_html h = { f, db, run, 0, malloc(SIGNATURE_TEXT_MAX) };
 	if (!h.text)
 		abort();
 	db_kernel_errors_each(db, run, error_row, &h);
