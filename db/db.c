@@ -444,7 +444,8 @@ out:
 
 /* What a merge reads of the other database: each must be a table, not a
  * view (a recursive one spins) of the same name. */
-static const char *const merged_tables[] = { "runs", "points", "results", "unavailable", "point_attrs", "baselines" };
+static const char *const merged_tables[] = { "runs", "points", "results", "unavailable", "point_attrs", "baselines",
+						     "night_flags" };
 
 static int other_tables_are_tables(struct db *db, const char *other, char *err, size_t errlen)
 {
@@ -525,6 +526,13 @@ int db_merge(struct db *db, const char *other, int *added, int *pins, char *err,
 		"pm.old_id = u.point_id",
 		"INSERT OR IGNORE INTO main.point_attrs (point_id, key, value) SELECT pm.new_id, a.key, a.value "
 		"FROM other.point_attrs a JOIN point_map pm ON pm.old_id = a.point_id",
+		/* a confirmation's link, to the night's id in this database */
+		"UPDATE main.runs SET confirms = (SELECT n.id FROM other.runs o JOIN other.runs c ON c.id = o.confirms "
+		"JOIN main.runs n ON n.uuid = c.uuid WHERE o.uuid = main.runs.uuid) "
+		"WHERE id IN (SELECT new_id FROM run_map)",
+		"INSERT INTO main.night_flags (run_id, workload, users, metric, verdict, change) SELECT m.new_id, "
+		"f.workload, f.users, f.metric, f.verdict, f.change FROM other.night_flags f JOIN run_map m ON "
+		"m.old_id = f.run_id",
 		"INSERT OR IGNORE INTO main.baselines SELECT * FROM other.baselines",
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
@@ -562,7 +570,7 @@ int db_prune(struct db *db, double keep_days, long keep_last, int *deleted, char
 		"AND id NOT IN (SELECT id FROM runs ORDER BY id DESC LIMIT ?2) "
 		"AND uuid NOT IN (SELECT run_uuid FROM baselines) "
 		"AND id NOT IN (SELECT (SELECT max(b.id) FROM runs b WHERE b.tag = 'nightly' AND b.status = 'done' "
-		"  AND coalesce(b.verdict, 'clean') = 'clean' "
+		"  AND coalesce(b.verdict, 'clean') = 'clean' AND b.id NOT IN (SELECT run_id FROM night_flags) "
 		"  AND b.config_name = k.config_name AND b.fingerprint IS k.fingerprint AND b.id < k.id) "
 		"  FROM runs k WHERE k.tag = 'nightly' AND k.id NOT IN (SELECT id FROM runs WHERE status != 'running' "
 		"  AND started_at < strftime('%Y-%m-%dT%H:%M:%SZ', 'now', ?1) "
@@ -581,6 +589,7 @@ int db_prune(struct db *db, double keep_days, long keep_last, int *deleted, char
 	static const char *const drops[] = {
 		"DELETE FROM point_attrs WHERE point_id IN (SELECT id FROM points WHERE run_id IN (SELECT id FROM doomed))",
 		"DELETE FROM results WHERE run_id IN (SELECT id FROM doomed)",
+		"DELETE FROM night_flags WHERE run_id IN (SELECT id FROM doomed)",
 		"DELETE FROM unavailable WHERE run_id IN (SELECT id FROM doomed)",
 		"DELETE FROM points WHERE run_id IN (SELECT id FROM doomed)",
 		"DELETE FROM runs WHERE id IN (SELECT id FROM doomed)",

@@ -143,7 +143,7 @@ int db_baseline_find(struct db *db, const char *suite, const char *fingerprint, 
 		return found;
 	if (prep(db,
 		 "SELECT max(id) FROM runs WHERE tag = 'nightly' AND status = 'done' AND coalesce(verdict, 'clean') = 'clean' "
-		 "AND config_name = ?1 "
+		 "AND id NOT IN (SELECT run_id FROM night_flags) AND config_name = ?1 "
 		 "AND fingerprint = ?2 AND (?3 IS NULL OR kernel_label = ?3) AND id < ?4",
 		 &st) < 0)
 		return -1;

@@ -7,7 +7,7 @@
 const char *verdict_name(enum verdict_kind k)
 {
 	static const char *const names[] = { "regression", "improvement", "changed", "same",
-					      "too few",    "only in A",   "only in B" };
+					      "too few",    "only in A",   "only in B", "not confirmed" };
 	return names[k];
 }
 

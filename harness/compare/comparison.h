@@ -30,6 +30,8 @@ enum verdict_kind {
 			 * VERDICT_ALPHA (3 a side cannot): not tested */
 	V_ONLY_A,
 	V_ONLY_B,
+	V_NOT_CONFIRMED, /* a night's regression that did not repeat when its
+			  * points were run again (harness/jobs/nightly_confirm.c) */
 };
 
 struct verdict_row {
@@ -58,7 +60,7 @@ struct drift {
 struct comparison {
 	struct verdict_row *rows;
 	int n, cap;
-	int counts[V_ONLY_B + 1];
+	int counts[V_NOT_CONFIRMED + 1];
 	struct drift drift[DRIFT_MAX_METRICS];
 	int ndrift;
 	/* Set by the caller, read by every output. expect: a positive

@@ -9,6 +9,7 @@
  * Every part reaches every output, a first night's as not judged. */
 #include "nightly.h"
 #include "verdict_files.h"
+#include "nightly_confirm.h"
 #include "nightly_judge.h"
 #include "nightly_parts.h"
 #include "query.h"
@@ -37,6 +38,7 @@ struct night {
 	struct comparison cmp[MAX_PARTS + 1];
 	int shown;
 	int rc;
+	bool interrupted; /* in a confirmation: the rest stand as judged */
 };
 
 int nightly_check(const struct config *cfg, struct db *db, const char *baseline)
@@ -86,6 +88,11 @@ static void judge_parts(struct night *n)
 	for (int i = 0; i < n->nparts; i++) {
 		int s = n->shown;
 		int r = judge_part(n->db, &n->parts[i], i == 0 ? n->o->baseline : NULL, &n->sa[s], &n->sb[s], &n->cmp[s]);
+		if (r == 1 && !n->interrupted) {
+			r = night_confirm(n->db, &n->parts[i], n->sa[s].runs[0], &n->cmp[s]);
+			if (r == 130)
+				n->interrupted = true, r = 1;
+		}
 		if (r == 2) {
 			comparison_free(&n->cmp[s]);
 			memset(&n->cmp[s], 0, sizeof(n->cmp[s]));
@@ -94,6 +101,9 @@ static void judge_parts(struct night *n)
 		}
 		/* a regressed night is never a later night's baseline */
 		db_run_set_verdict(n->db, n->parts[i].run, r == 1 ? "regressed" : "clean");
+		if (night_flags_record(n->db, n->parts[i].run, &n->cmp[s]) < 0)
+			rb_warn("nightly: run %lld's flags are not recorded: %s", (long long)n->parts[i].run,
+				db_errmsg(n->db));
 		n->shown++;
 		if (r == 1 && n->rc == 0)
 			n->rc = 1;
@@ -117,15 +127,19 @@ static void write_outputs(struct night *n)
 
 static void say_night(struct night *n)
 {
-	int regressions = 0, judged = 0, control = -1;
+	int regressions = 0, judged = 0, control = -1, unconfirmed = 0;
 	for (int i = 0; i < n->shown; i++) {
 		if (n->cmp[i].expect[0])
 			control = comparison_regressed_on(&n->cmp[i], n->cmp[i].expect);
 		else if (!n->cmp[i].unjudged[0])
 			regressions += n->cmp[i].counts[V_REGRESSION], judged++;
+		unconfirmed += n->cmp[i].counts[V_NOT_CONFIRMED];
 	}
-	printf("\nnightly: %s (%d regressions over %d comparisons%s)\n",
-	       n->rc == 0 ? "no regression" : n->rc == 1 ? "REGRESSED" : "could not judge", regressions, judged,
+	char nc[64] = "";
+	if (unconfirmed)
+		snprintf(nc, sizeof(nc), "; %d not confirmed", unconfirmed);
+	printf("\nnightly: %s (%d regressions over %d comparisons%s%s)\n",
+	       n->rc == 0 ? "no regression" : n->rc == 1 ? "REGRESSED" : "could not judge", regressions, judged, nc,
 	       control < 0 ? "" : control ? "; the reference saw its regression" : "; the reference saw nothing");
 }
 
@@ -144,5 +158,5 @@ int nightly_run(struct config *cfg, struct db *db, const struct nightly_opts *o)
 	say_night(&n);
 	for (int i = 0; i < n.shown; i++)
 		comparison_free(&n.cmp[i]);
-	return n.rc;
+	return n.interrupted ? 130 : n.rc;
 }

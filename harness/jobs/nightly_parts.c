@@ -70,8 +70,12 @@ static void vm_config(const struct config *cfg, int k, struct config *v)
 		snprintf(v->workloads[i], sizeof(v->workloads[i]), "%s", cfg->vm_workloads[i]);
 	if (cfg->n_vm_workloads)
 		v->n_workloads = cfg->n_vm_workloads;
-	config_note(v, "# the nightly's vm part: target = vm, kernel = %s, users =%s, name = %s", v->kernel, users,
-		    v->name);
+	char workloads[300] = "";
+	for (int i = 0; i < v->n_workloads; i++)
+		snprintf(workloads + strlen(workloads), sizeof(workloads) - strlen(workloads), " %s", v->workloads[i]);
+	/* as keys, so that the run's own config runs it again (a confirmation) */
+	config_note(v, "# the nightly's vm part (name %s):\ntarget = vm\nkernel = %s\nusers =%s\nworkloads =%s",
+		    v->name, v->kernel, users, workloads);
 }
 
 static void vm_plan(const struct config *cfg, int k)

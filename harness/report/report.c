@@ -204,7 +204,8 @@ static void html_unavailable(FILE *f, struct db *db, int64_t run)
  * what changed; a count of the rest. */
 static void html_verdicts(FILE *f, const struct comparison *c, const struct side *a, const struct side *b, int n)
 {
-	static const enum verdict_kind shown[] = { V_REGRESSION, V_IMPROVEMENT, V_CHANGED, V_ONLY_A, V_ONLY_B };
+	static const enum verdict_kind shown[] = { V_REGRESSION, V_NOT_CONFIRMED, V_IMPROVEMENT, V_CHANGED, V_ONLY_A,
+						   V_ONLY_B };
 	for (int k = 0; k < n; k++) {
 		if (c[k].unjudged[0]) {
 			fputs("<h2>Verdicts: not judged</h2>\n<p>", f);
@@ -222,8 +223,11 @@ static void html_verdicts(FILE *f, const struct comparison *c, const struct side
 			html_write_escaped(f, c[k].expect);
 			fputs(". A = ", f);
 		} else {
-			fprintf(f, "<h2>Verdicts: %d regressions, %d improvements</h2>\n<p>A = ",
-				c[k].counts[V_REGRESSION], c[k].counts[V_IMPROVEMENT]);
+			fprintf(f, "<h2>Verdicts: %d regressions, %d improvements", c[k].counts[V_REGRESSION],
+				c[k].counts[V_IMPROVEMENT]);
+			if (c[k].counts[V_NOT_CONFIRMED])
+				fprintf(f, ", %d not confirmed", c[k].counts[V_NOT_CONFIRMED]);
+			fputs("</h2>\n<p>A = ", f);
 		}
 		html_write_escaped(f, a[k].label);
 		fputs(", B = ", f);

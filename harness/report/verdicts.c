@@ -9,8 +9,8 @@
 
 /* Regressions first, then improvements, changes, one-sided rows, untested
  * ones and the rest: what a reader must see comes first. */
-static const enum verdict_kind order[] = { V_REGRESSION, V_IMPROVEMENT, V_CHANGED, V_ONLY_A,
-					   V_ONLY_B,     V_TOO_FEW,     V_SAME };
+static const enum verdict_kind order[] = { V_REGRESSION, V_NOT_CONFIRMED, V_IMPROVEMENT, V_CHANGED,
+					   V_ONLY_A,     V_ONLY_B,        V_TOO_FEW,     V_SAME };
 
 void change_text(char *buf, size_t len, const struct verdict_row *r)
 {
@@ -111,9 +111,12 @@ static void print_rows(const struct comparison *c, const struct side *a, const s
 			printf("%-12s %-*.*s %6ld %-30.30s %12s %12s %8s  %s\n", verdict_name(r->kind), w, w, wl, r->users,
 			       mt, va, vb, ch, note);
 		}
-	printf("%s%d regressions, %d improvements, %d changed, %d same, %d too few to test, %d only in A, %d only in B\n",
+	printf("%s%d regressions, %d improvements, %d changed, %d same, %d too few to test, %d only in A, %d only in B",
 	       shown ? "\n" : "", c->counts[V_REGRESSION], c->counts[V_IMPROVEMENT], c->counts[V_CHANGED],
 	       c->counts[V_SAME], c->counts[V_TOO_FEW], c->counts[V_ONLY_A], c->counts[V_ONLY_B]);
+	if (c->counts[V_NOT_CONFIRMED])
+		printf(", %d not confirmed", c->counts[V_NOT_CONFIRMED]);
+	printf("\n");
 }
 
 void verdicts_print(const struct comparison *c, const struct side *a, const struct side *b)
@@ -123,7 +126,7 @@ void verdicts_print(const struct comparison *c, const struct side *a, const stru
 
 void verdicts_print_brief(const struct comparison *c, const struct side *a, const struct side *b)
 {
-	static const enum verdict_kind brief[] = { V_REGRESSION, V_IMPROVEMENT };
+	static const enum verdict_kind brief[] = { V_REGRESSION, V_NOT_CONFIRMED, V_IMPROVEMENT };
 	print_rows(c, a, b, brief, ARRAY_SIZE(brief));
 }
 
@@ -192,7 +195,7 @@ static void junit_suite(FILE *f, const struct comparison *c, const struct side *
 	fputs(" vs ", f);
 	xml_escaped(f, b->label);
 	fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n", compared + control,
-		comparison_failures(c), c->counts[V_TOO_FEW]);
+		comparison_failures(c), c->counts[V_TOO_FEW] + c->counts[V_NOT_CONFIRMED]);
 	if (control) {
 		/* the one case that can fail: the known regression not seen */
 		fputs("  <testcase classname=\"positive_control\" name=\"", f);
@@ -229,7 +232,7 @@ static void junit_suite(FILE *f, const struct comparison *c, const struct side *
 			fputs("<system-out>", f);
 			xml_escaped(f, r->text);
 			fputs("</system-out>", f);
-		} else if (r->kind == V_TOO_FEW) {
+		} else if (r->kind == V_TOO_FEW || r->kind == V_NOT_CONFIRMED) {
 			fputs("<skipped message=\"", f);
 			xml_escaped(f, r->note);
 			fputs("\"/>", f);
@@ -325,8 +328,11 @@ static void markdown_section(FILE *f, const struct comparison *c, const struct s
 		md_cell(f, c->expect);
 		fputs("\n\nA = ", f);
 	} else {
-		fprintf(f, "## rmapbench: %d regressions, %d improvements\n\nA = ", c->counts[V_REGRESSION],
+		fprintf(f, "## rmapbench: %d regressions, %d improvements", c->counts[V_REGRESSION],
 			c->counts[V_IMPROVEMENT]);
+		if (c->counts[V_NOT_CONFIRMED])
+			fprintf(f, ", %d not confirmed (run again, they did not repeat)", c->counts[V_NOT_CONFIRMED]);
+		fputs("\n\nA = ", f);
 	}
 	md_cell(f, a->label);
 	fputs(", B = ", f);
