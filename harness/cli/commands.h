@@ -31,6 +31,8 @@ int cmd_replay(int argc, char **argv, const char *db_path);
 /* `nightly` and `baseline set|show|clear`: 0, 1 a regression, 2 usage. */
 int cmd_nightly(int argc, char **argv, const char *db_path);
 int cmd_baseline(int argc, char **argv, const char *db_path);
+/* `trend [SUITE]`: 0, 1 --check found a regression, 2 usage. */
+int cmd_trend(int argc, char **argv, const char *db_path);
 /* `calibrate-walk`: one VMA's rmap walk cost on the running kernel. */
 int cmd_calibrate_walk(int argc, char **argv, const char *db_path);
 /* `paper`: the 2010 crossover on the engine, for legacy, avc and modern. */

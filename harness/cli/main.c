@@ -24,6 +24,7 @@ static const struct {
 	{ "compare", cmd_compare },
 	{ "nightly", cmd_nightly },
 	{ "baseline", cmd_baseline },
+	{ "trend", cmd_trend },
 	{ "db", cmd_db },
 	{ "calibrate-walk", cmd_calibrate_walk },
 	{ "paper", cmd_paper },

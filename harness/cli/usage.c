@@ -24,6 +24,7 @@ void usage(FILE *f)
 	      "  compare A B [--junit F] [--markdown F]  verdicts between runs (ID, last, last~N, DB:ID; A1,A2 for sets)\n"
 	      "  nightly [--config F] [--set K=V] [--baseline RUN] [--junit F] [--markdown F]  the suite against its baseline\n"
 	      "  baseline set RUN | show | clear [--config F]  the nightly's pinned baseline on this machine\n"
+	      "  trend [SUITE] [--metric M] [--nights N] [--json] [--check]  a suite's nights and their change points\n"
 	      "  db merge OTHER.db...         other databases' runs into this one, each once (by uuid)\n"
 	      "  calibrate-walk [--families N,..]  an rmap walk's cost by its length on this kernel, for target engine\n"
 	      "  paper [--json] [--config F]  the 2010 crossover on the engine: legacy, avc and modern\n"

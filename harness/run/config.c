@@ -50,6 +50,11 @@ void config_defaults(struct config *c)
 	snprintf(c->pfm_events[1], sizeof(c->pfm_events[1]), "CONTEXT-SWITCHES");
 	snprintf(c->pfm_events[2], sizeof(c->pfm_events[2]), "CPU-MIGRATIONS");
 	c->n_pfm_events = 3;
+	static const char *const headline[] = { "jobs_per_min", "sys_pct", "rmap_vmas_per_walk" };
+	for (size_t i = 0; i < ARRAY_SIZE(headline); i++)
+		snprintf(c->headline_metrics[i], sizeof(c->headline_metrics[i]), "%s", headline[i]);
+	c->n_headline_metrics = (int)ARRAY_SIZE(headline);
+	c->trend_check_nights = 5;
 }
 
 static int in_list(const char *const *list, const char *s)
@@ -297,6 +302,26 @@ static int set_target(struct config *c, char *val, char *err, size_t errlen)
 	return 0;
 }
 
+static int set_headline_metrics(struct config *c, char *val, char *err, size_t errlen)
+{
+	char *tok[CFG_MAX_LIST];
+	int n = split(val, tok, (int)ARRAY_SIZE(c->headline_metrics));
+	if (n < 0) {
+		snprintf(err, errlen, "at most %zu headline metrics", ARRAY_SIZE(c->headline_metrics));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		size_t n = strlen(tok[i]);
+		if (n >= sizeof(c->headline_metrics[0]) || strspn(tok[i], "abcdefghijklmnopqrstuvwxyz0123456789_.") != n) {
+			snprintf(err, errlen, "'%.60s' is not a metric name (lower case, digits, '_' and '.')", tok[i]);
+			return -1;
+		}
+		snprintf(c->headline_metrics[i], sizeof(c->headline_metrics[i]), "%s", tok[i]);
+	}
+	c->n_headline_metrics = n;
+	return 0;
+}
+
 static int set_pfm_events(struct config *c, char *val, char *err, size_t errlen)
 {
 	char *tok[CFG_MAX_LIST];
@@ -363,6 +388,8 @@ static const struct key {
 	{ "reference_kernels", K_LIST, 0, 0, 0, 0, NULL, set_reference_kernels, false },
 	{ "reference_config", K_FILE, AT(reference_config), 0, 0, NULL, NULL, false },
 	{ "reference_metric", K_TEXT, AT(reference_metric), 0, 0, NULL, NULL, false },
+	{ "headline_metrics", K_LIST, 0, 0, 0, 0, NULL, set_headline_metrics, false },
+	{ "trend_check_nights", K_INT, AT(trend_check_nights), 1, 100000, NULL, NULL, false },
 #undef AT
 };
 

@@ -73,6 +73,11 @@ struct config {
 	int n_reference_kernels;
 	char reference_config[256];
 	char reference_metric[64];
+	/* the trend page: the metrics always drawn, and how recent a change
+	 * point must be for `trend --check` to fail on it */
+	char headline_metrics[8][48];
+	int n_headline_metrics;
+	int trend_check_nights;
 	char tag[16];         /* "nightly" for its runs; not a key */
 	int shard_index, shard_count; /* --shard i/n: this run's points (1-based; 0/0: all) */
 	int dry_run;          /* --dry-run: print the plan, run and record nothing */
