@@ -145,7 +145,7 @@ static int judge(struct side *a, struct side *b, const struct compare_opts *o)
 			run_label(a->db, runs[i], names[i], sizeof(names[i]));
 		crossover_report_runs(a->db, runs, labels);
 	}
-	if (verdict_files("compare", o->junit, o->markdown, a->db, 0, 1, &c, a, b))
+	if (verdict_files("compare", o->junit, o->markdown, a->db, 0, 1, &c, a, b, NULL))
 		rc = 2;
 	comparison_free(&c);
 	return rc;

@@ -125,7 +125,7 @@ int kernels_compare(const char *config, const char *const *sets, int nsets, cons
 	if (compare_sides(&sa, &sb, &cmp) == 0) {
 		verdicts_print(&cmp, &sa, &sb);
 		int w = verdict_files("compare-kernels", out ? out->junit : NULL, out ? out->markdown : NULL, db, runs[1],
-				      1, &cmp, &sa, &sb);
+				      1, &cmp, &sa, &sb, NULL);
 		/* as compare: a regression, a kernel error new in B among them, exits 1 */
 		if (!rc)
 			rc = w ? w : comparison_failures(&cmp) ? 1 : 0;

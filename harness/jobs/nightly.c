@@ -2,8 +2,9 @@
  *
  *   nightly_check    the config's nightly keys and --baseline, before any work
  *   run_parts        each part of nightly_parts[] the config asks for, in order
- *   judge_parts      each run against its baseline, then the control's pair
- *   write_outputs    --junit, --markdown, the suite's report with the verdicts
+ *   judge_parts      each run against its baseline, its regressions confirmed, then the control's pair
+ *   write_trend      the suite's trend page, tonight among its nights
+ *   write_outputs    --junit, --markdown, the suite's report with the verdicts and the trend's link
  *   say_night        the night's line, the control's regressions said apart
  *
  * Every part reaches every output, a first night's as not judged. */
@@ -15,6 +16,7 @@
 #include "query.h"
 #include "run_here.h"
 #include "report.h"
+#include "trend_job.h"
 #include "util.h"
 #include "verdicts.h"
 
@@ -117,11 +119,30 @@ static void judge_parts(struct night *n)
 		n->shown++;
 }
 
+/* The page of the suite and its parts, and its path from the report's
+ * folder (a sibling: results_path names both) into href; "" none. */
+static void write_trend(struct night *n, char *href, size_t len)
+{
+	struct trend_job_opts o = { .suite = n->cfg->name, .quiet = true, .cfg = n->cfg };
+	char page[PATH_MAX + 32], shown[PATH_MAX + 64], name[128], path[PATH_MAX];
+	href[0] = 0;
+	if (trend_job(n->db, &o, page, sizeof(page)) == 2 || !page[0])
+		return;
+	trend_dir_name(n->cfg->name, name, sizeof(name));
+	if (results_path(n->db->path, name, path, sizeof(path)) < 0)
+		return;
+	const char *base = strrchr(path, '/');
+	snprintf(href, len, "../%s/trend.html", base ? base + 1 : path);
+	printf("trend: %s\n", rb_path_shown(page, shown, sizeof(shown)));
+}
+
 static void write_outputs(struct night *n)
 {
+	char href[PATH_MAX + 32];
+	write_trend(n, href, sizeof(href));
 	/* the suite's report, remade with the night's verdicts on top */
 	if (verdict_files("nightly", n->o->junit, n->o->markdown, n->db, n->parts[0].run, n->shown, n->cmp, n->sa,
-			  n->sb))
+			  n->sb, href[0] ? href : NULL))
 		n->rc = 2;
 }
 

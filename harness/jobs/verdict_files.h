@@ -11,9 +11,10 @@
 
 /* The n comparisons c (sides a, b) into junit and markdown when not
  * NULL, who naming the command in an error; with run > 0, that run's
- * report in db remade with them and its path said. 0, or 2 when a file
- * could not be written (said). */
+ * report in db remade with them, linking the trend page trend_href (a
+ * path from the report's folder; NULL none), and its path said. 0, or 2
+ * when a file could not be written (said). */
 int verdict_files(const char *who, const char *junit, const char *markdown, struct db *db, int64_t run, int n,
-		  const struct comparison *c, const struct side *a, const struct side *b);
+		  const struct comparison *c, const struct side *a, const struct side *b, const char *trend_href);
 
 #endif

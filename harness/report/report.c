@@ -269,7 +269,7 @@ static void html_verdicts(FILE *f, const struct comparison *c, const struct side
 
 int report_generate(struct db *db, int64_t run, const char *dir, char *path, size_t plen)
 {
-	return report_generate_verdicts(db, run, dir, path, plen, NULL, NULL, NULL, 0);
+	return report_generate_verdicts(db, run, dir, path, plen, NULL, NULL, NULL, 0, NULL);
 }
 
 struct drawn {
@@ -344,7 +344,8 @@ static void html_figures(FILE *f, const struct drawn *fig)
 }
 
 int report_generate_verdicts(struct db *db, int64_t run, const char *dir, char *path, size_t plen,
-			     const struct comparison *cmp, const struct side *sa, const struct side *sb, int ncmp)
+			     const struct comparison *cmp, const struct side *sa, const struct side *sb, int ncmp,
+			     const char *trend_href)
 {
 	/* gnuplot is given absolute paths only (plots/figure.gp says why) */
 	char adir[PATH_MAX];
@@ -371,6 +372,12 @@ int report_generate_verdicts(struct db *db, int64_t run, const char *dir, char *
 	      "</style></head><body>\n",
 	      f);
 	html_meta(f, db, run, status, sizeof(status));
+	if (trend_href) {
+		fputs("<p><a id=\"trend\" href=\"", f);
+		html_write_escaped(f, trend_href);
+		fputs("\">The trend page</a>: this suite's nights, their change points and what each night changed.</p>\n",
+		      f);
+	}
 	html_verdicts(f, cmp, sa, sb, ncmp);
 	html_kernel_errors(f, db, run);
 	if (replay)

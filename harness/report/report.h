@@ -15,7 +15,8 @@ struct side;
 /* The same with verdicts against baselines at the top (the nightly's
  * report): n comparisons, each of sides a[i] and b[i]. */
 int report_generate_verdicts(struct db *db, int64_t run, const char *dir, char *path, size_t plen,
-			     const struct comparison *c, const struct side *a, const struct side *b, int n);
+			     const struct comparison *c, const struct side *a, const struct side *b, int n,
+			     const char *trend_href);
 
 /* A figure of one metric against users for two runs (a line each,
  * titled by labels); path gets the PNG. -1 when nothing to plot. */

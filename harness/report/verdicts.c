@@ -233,7 +233,7 @@ static void junit_suite(FILE *f, const struct comparison *c, const struct side *
 			xml_escaped(f, r->text);
 			fputs("</system-out>", f);
 		} else if (r->kind == V_TOO_FEW || r->kind == V_NOT_CONFIRMED) {
-			fputs("<skipped message=\"", f);
+			fputs(r->kind == V_NOT_CONFIRMED ? "<skipped message=\"not confirmed: " : "<skipped message=\"", f);
 			xml_escaped(f, r->note);
 			fputs("\"/>", f);
 		}
