@@ -18,7 +18,7 @@ set xlabel "night"
 set grid
 set key off
 set datafile missing "NaN"
-set offsets 0.5, 0.5, graph 0.1, graph 0.1
+set offsets 0.5, 0.5, graph 0.1, 0
 if (strlen(unavail) > 0) {
     set object 1 rect from graph 0, first real(word(unavail, 1)) to graph 1, first real(word(unavail, 2)) \
         behind fillcolor rgb "#d8e6f7" fillstyle solid 1.0 noborder
