@@ -195,7 +195,7 @@ $(B)/fuzz/trace_fuzzer: tests/fuzz/trace_fuzzer.c $(ENGINE_SRC) engine/*.h
 # metadata, the walk calibration, an engine point's timeline, Google
 # Benchmark's JSON, a kernel image's header and a kernel log's reports.
 # (The trace fuzzer above takes the engine alone.)
-PARSER_FUZZERS := frame console output yaml config recipe walkcalib timeline gbench bzimage gitrange maps klog
+PARSER_FUZZERS := frame console output yaml config recipe walkcalib timeline gbench bzimage gitrange maps klog folded
 PARSER_FUZZ_BIN := $(patsubst %,$(B)/fuzz/%_fuzzer,$(PARSER_FUZZERS))
 # the recorder's parser: its layer is not the CLI's
 $(B)/fuzz/maps_fuzzer: tests/fuzz/maps_fuzzer.c record/maps.c record/maps.h tests/fuzz/fuzz.h

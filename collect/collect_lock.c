@@ -12,6 +12,7 @@
  */
 #include "collector.h"
 #include "lockstat.h"
+#include "perf_ring.h"
 #include "util.h"
 
 #include <errno.h>
@@ -45,8 +46,7 @@ struct rec {
 
 struct ring {
 	int fd_begin, fd_end;
-	struct perf_event_mmap_page *meta;
-	size_t data_size;
+	struct perf_ring pr; /* over fd_begin; fd_end writes into it */
 };
 
 struct lock_priv {
@@ -63,11 +63,6 @@ struct lock_priv {
 	int lockstat; /* /proc/lock_stat was cleared at start */
 	char ls_why[200];
 };
-
-static long perf_open(struct perf_event_attr *a, pid_t pid, int cpu)
-{
-	return syscall(SYS_perf_event_open, a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-}
 
 static int tracefs_mounted_here;
 
@@ -143,50 +138,35 @@ static void push(struct lock_priv *p, uint64_t t, uint32_t tid, uint32_t flags)
 	p->recs[p->nrecs++] = (struct rec){ t, tid, flags };
 }
 
-/* Copies len bytes at ring offset off, across the wrap. */
-static void ring_copy(const struct ring *r, uint64_t off, void *dst, size_t len)
+/* A record of the ring (at most 256 bytes of it: the raw part is short). */
+static void record(void *arg, const unsigned char *buf, size_t n)
 {
-	const char *data = (const char *)r->meta + r->meta->data_offset;
-	size_t pos = (size_t)(off % r->data_size), first = r->data_size - pos;
-	if (first > len)
-		first = len;
-	memcpy(dst, data + pos, first);
-	memcpy((char *)dst + first, data, len - first);
+	struct lock_priv *p = arg;
+	struct perf_event_header h;
+	memcpy(&h, buf, sizeof(h));
+	if (h.type == PERF_RECORD_SAMPLE && n >= sizeof(h) + 16) {
+		/* TID: u32 pid, u32 tid; TIME: u64; RAW (begin only): u32 size, data */
+		uint32_t tid;
+		uint64_t t;
+		memcpy(&tid, buf + sizeof(h) + 4, 4);
+		memcpy(&t, buf + sizeof(h) + 8, 8);
+		uint32_t flags = UINT32_MAX, rawsz = 0;
+		size_t raw = sizeof(h) + 16;
+		if (n >= raw + 4)
+			memcpy(&rawsz, buf + raw, 4);
+		if (rawsz && n >= raw + 4 + p->flags_off + 4)
+			memcpy(&flags, buf + raw + 4 + p->flags_off, 4);
+		push(p, t, tid, flags);
+	} else if (h.type == PERF_RECORD_LOST && n >= sizeof(h) + 16) {
+		uint64_t lost;
+		memcpy(&lost, buf + sizeof(h) + 8, 8);
+		p->lost += lost;
+	}
 }
 
 static void drain(struct lock_priv *p, struct ring *r)
 {
-	uint64_t head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = r->meta->data_tail;
-	while (tail < head) {
-		struct perf_event_header h;
-		ring_copy(r, tail, &h, sizeof(h));
-		if (h.size < sizeof(h))
-			break;
-		unsigned char buf[256];
-		size_t n = h.size < sizeof(buf) ? h.size : sizeof(buf);
-		ring_copy(r, tail, buf, n);
-		if (h.type == PERF_RECORD_SAMPLE && n >= sizeof(h) + 16) {
-			/* TID: u32 pid, u32 tid; TIME: u64; RAW (begin only): u32 size, data */
-			uint32_t tid;
-			uint64_t t;
-			memcpy(&tid, buf + sizeof(h) + 4, 4);
-			memcpy(&t, buf + sizeof(h) + 8, 8);
-			uint32_t flags = UINT32_MAX, rawsz = 0;
-			size_t raw = sizeof(h) + 16;
-			if (n >= raw + 4)
-				memcpy(&rawsz, buf + raw, 4);
-			if (rawsz && n >= raw + 4 + p->flags_off + 4)
-				memcpy(&flags, buf + raw + 4 + p->flags_off, 4);
-			push(p, t, tid, flags);
-		} else if (h.type == PERF_RECORD_LOST && n >= sizeof(h) + 16) {
-			uint64_t lost;
-			memcpy(&lost, buf + sizeof(h) + 8, 8);
-			p->lost += lost;
-		}
-		tail += h.size;
-	}
-	__atomic_store_n(&r->meta->data_tail, tail, __ATOMIC_RELEASE);
+	perf_ring_drain(&r->pr, 256, record, p);
 }
 
 static void *reader_main(void *arg)
@@ -248,17 +228,15 @@ static int open_tracepoints(struct lock_priv *p)
 			close(r->fd_begin);
 			return -1;
 		}
-		r->data_size = RING_PAGES * page;
-		void *m = mmap(NULL, (RING_PAGES + 1) * page, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd_begin, 0);
-		if (m == MAP_FAILED || ioctl(r->fd_end, PERF_EVENT_IOC_SET_OUTPUT, r->fd_begin) < 0) {
+		int mapped = perf_ring_map(&r->pr, r->fd_begin, RING_PAGES) == 0;
+		if (!mapped || ioctl(r->fd_end, PERF_EVENT_IOC_SET_OUTPUT, r->fd_begin) < 0) {
 			snprintf(p->tp_why, sizeof(p->tp_why), "perf ring for cpu %ld: %s", cpu, strerror(errno));
-			if (m != MAP_FAILED)
-				munmap(m, (RING_PAGES + 1) * page);
+			if (mapped)
+				perf_ring_unmap(&r->pr);
 			close(r->fd_begin);
 			close(r->fd_end);
 			return -1;
 		}
-		r->meta = m;
 		p->ntp++;
 	}
 	return p->ntp ? 0 : -1;
@@ -266,9 +244,8 @@ static int open_tracepoints(struct lock_priv *p)
 
 static void close_tracepoints(struct lock_priv *p)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	for (int i = 0; i < p->ntp; i++) {
-		munmap(p->ring[i].meta, (RING_PAGES + 1) * page);
+		perf_ring_unmap(&p->ring[i].pr);
 		close(p->ring[i].fd_begin);
 		close(p->ring[i].fd_end);
 	}

@@ -10,7 +10,7 @@
 # crash, a sanitizer report or an input that runs for minutes (a hang,
 # -timeout) fails it.
 . "$(dirname "$0")/../lib.sh"
-for f in frame console output yaml config recipe walkcalib timeline gbench bzimage gitrange maps klog; do
+for f in frame console output yaml config recipe walkcalib timeline gbench bzimage gitrange maps klog folded; do
 	fz=$top/build/fuzz/${f}_fuzzer
 	[[ -x $fz ]] || fail "$fz is not built"
 	mkdir -p "$tmp/corpus-$f"
