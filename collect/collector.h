@@ -19,6 +19,7 @@ struct coll_ctx {
 	struct sample_set *out;
 	const char (*pfm_events)[48]; /* libpfm4 event names (the pfm collector) */
 	int n_pfm_events;
+	int profile_hz;            /* > 0: the profile collector samples at this rate (opt-in) */
 	struct rusage ru;          /* the whole reaped tree: set before stop() */
 	double wall_s;             /* release to reap: set before stop() */
 	void *priv;

@@ -55,6 +55,7 @@ void config_defaults(struct config *c)
 		snprintf(c->headline_metrics[i], sizeof(c->headline_metrics[i]), "%s", headline[i]);
 	c->n_headline_metrics = (int)ARRAY_SIZE(headline);
 	c->trend_check_nights = 5;
+	c->profile_hz = 499; /* lkp's perf-profile rate: off the timer tick's multiples */
 }
 
 static int in_list(const char *const *list, const char *s)
@@ -388,6 +389,8 @@ static const struct key {
 	{ "reference_kernels", K_LIST, 0, 0, 0, 0, NULL, set_reference_kernels, false },
 	{ "reference_config", K_FILE, AT(reference_config), 0, 0, NULL, NULL, false },
 	{ "reference_metric", K_TEXT, AT(reference_metric), 0, 0, NULL, NULL, false },
+	{ "profile", K_INT, AT(profile), 0, 1, NULL, NULL, false },
+	{ "profile_hz", K_INT, AT(profile_hz), 1, 10000, NULL, NULL, false },
 	{ "headline_metrics", K_LIST, 0, 0, 0, 0, NULL, set_headline_metrics, false },
 	{ "trend_check_nights", K_INT, AT(trend_check_nights), 1, 100000, NULL, NULL, false },
 #undef AT

@@ -28,10 +28,14 @@ struct config {
 	/* target engine: the walk calibration file to charge walks by (a
 	 * shipped reference); "" for this host's, measured when missing */
 	char walk_calibration[256];
-	char collectors[8][16];
+	char collectors[16][16];
 	int n_collectors;
 	char pfm_events[16][48];
 	int n_pfm_events;
+	/* the profile collector, opt-in: kernel stacks sampled at profile_hz
+	 * on every CPU in the middle half of each point */
+	int profile;
+	int profile_hz;
 	double point_timeout_s;
 	/* target = vm */
 	char kernel[KERNEL_SPEC_MAX]; /* a kernels/LABEL.kernel recipe, git:PATH@REV, or an image path */

@@ -65,8 +65,8 @@ struct point_proc {
 	const struct external_workload *ext;
 	struct sandbox sb;
 	struct companion comp;
-	struct coll_ctx cctx[8];
-	const struct collector *used[8];
+	struct coll_ctx cctx[16];
+	const struct collector *used[16];
 	int nc;
 	long users;
 	bool collect;
@@ -163,12 +163,13 @@ static int point_spawn(struct point_proc *pp, struct point_out *out, int *gate_w
 static void point_collectors_start(const struct point_env *env, struct point_proc *pp, struct point_out *out)
 {
 	const struct config *cfg = env->cfg;
-	for (int i = 0; collectors[i] && pp->collect && pp->nc < 8; i++) {
+	for (int i = 0; collectors[i] && pp->collect && pp->nc < (int)ARRAY_SIZE(pp->used); i++) {
 		if (!config_has_collector(cfg, collectors[i]->name))
 			continue;
 		pp->used[pp->nc] = collectors[i];
 		pp->cctx[pp->nc] = (struct coll_ctx){ .pid = pp->pid, .out = &out->ss, .pfm_events = cfg->pfm_events,
-						      .n_pfm_events = cfg->n_pfm_events };
+						      .n_pfm_events = cfg->n_pfm_events,
+						      .profile_hz = cfg->profile ? cfg->profile_hz : 0 };
 		pp->used[pp->nc]->start(&pp->cctx[pp->nc]);
 		pp->nc++;
 	}

@@ -139,7 +139,9 @@ static void vm_plan(const struct point_env *env, const struct vm_guest *g, char 
 		const char *base = strrchr(k->modules[i], '/');
 		n += (size_t)snprintf(plan + n, len - n, "module /lib/modules/%s\n", base ? base + 1 : k->modules[i]);
 	}
-	snprintf(plan + n, len - n, "zram_mib %ld\n", env->cfg->vm_zram_mib);
+	n += (size_t)snprintf(plan + n, len - n, "zram_mib %ld\n", env->cfg->vm_zram_mib);
+	if (env->cfg->profile && config_has_collector(env->cfg, "profile"))
+		snprintf(plan + n, len - n, "profile %d\n", env->cfg->profile_hz);
 	rmap_kprobes(k->release, plan, len);
 	n = strlen(plan);
 	n += (size_t)snprintf(plan + n, len - n, "run");

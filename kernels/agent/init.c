@@ -12,6 +12,7 @@
  *   module PATH          finit_module() it; dependencies come first
  *   zram_mib N           swap on /dev/zram0 of N MiB
  *   kprobe KIND FUNC     count hits of FUNC; KIND is walk or vma
+ *   profile HZ           sample kernel stacks at HZ (the profile collector)
  *   run WORKLOAD K=V...  the point, given to /bin/rmapbench-load
  * Anything the guest cannot do is sent as "unavailable" with the reason,
  * and the point goes on without it. */
@@ -151,6 +152,7 @@ int main(void)
 	int argc = 0;
 	argv[argc++] = "/bin/rmapbench-load";
 	long zram_mib = 0;
+	int profile_hz = 0;
 	for (char *line = strtok(plan, "\n"); line; line = strtok(NULL, "\n")) {
 		char *sp = strchr(line, ' ');
 		if (!sp)
@@ -159,6 +161,8 @@ int main(void)
 		char *arg = sp + 1;
 		if (!strcmp(line, "module")) {
 			load_module(arg);
+		} else if (!strcmp(line, "profile")) {
+			profile_hz = (int)strtol(arg, NULL, 10);
 		} else if (!strcmp(line, "zram_mib")) {
 			zram_mib = strtol(arg, NULL, 10);
 		} else if (!strcmp(line, "kprobe")) {
@@ -184,10 +188,10 @@ int main(void)
 
 	struct sample_set ss = { 0 };
 	/* the registry's collectors that run in a guest (rmap: kprobe.c's own) */
-	const struct collector *used[8];
-	struct coll_ctx cc[8];
+	const struct collector *used[16];
+	struct coll_ctx cc[16];
 	int nused = 0;
-	for (int i = 0; collectors[i] && nused < 8; i++)
+	for (int i = 0; collectors[i] && nused < (int)ARRAY_SIZE(used); i++)
 		if (collectors[i]->guest)
 			used[nused++] = collectors[i];
 	int out[2];
@@ -207,7 +211,7 @@ int main(void)
 	int st;
 	waitpid(pid, &st, WUNTRACED);
 	for (int i = 0; i < nused; i++) {
-		cc[i] = (struct coll_ctx){ .pid = pid, .out = &ss };
+		cc[i] = (struct coll_ctx){ .pid = pid, .out = &ss, .profile_hz = profile_hz };
 		used[i]->start(&cc[i]);
 	}
 	kprobe_snapshot(0);

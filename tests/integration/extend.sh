@@ -105,7 +105,7 @@ n=$(sqlite3 "$tmp/db/toy.db" "SELECT count(*) FROM results r JOIN points p ON p.
 # the config's validation reads the same registry
 printf 'collectors = nosuch\n' >"$tmp/bad.conf"
 "$copy/build/rmapbench" --db "$tmp/db/toy.db" run "$tmp/bad.conf" 2>"$tmp/err" && fail "collectors = nosuch accepted"
-grep -q "unknown collector 'nosuch' (cpu, lock, pfm, vmstat, rmap, klog, toy)" "$tmp/err" ||
+grep -q "unknown collector 'nosuch' (cpu, lock, pfm, vmstat, rmap, klog, profile, toy)" "$tmp/err" ||
 	fail "the error does not list the toy: $(cat "$tmp/err")"
 # the toy target: listed, validated by the same table, and it runs points
 "$copy/build/rmapbench" targets | grep -q '^toy ' || fail "rmapbench targets does not list toy"
