@@ -14,10 +14,13 @@ struct metric_rule {
 	bool exact;         /* a count the engine reproduces exactly */
 	bool drifts;        /* a benchmark's time: judged against its run's drift (verdict.h) */
 	bool appears;       /* a count whose appearance is the verdict: none in A, some in B */
+	bool points;        /* a share in percent: min_effect is in percentage points, and a
+			     * side that profiled without the row had 0% of it */
 };
 
 /* The rule for a metric: its own row, else the first "*suffix" row it
- * ends with, else neutral (no direction, 5%, not exact). */
+ * ends with or "prefix*" row it starts with, else neutral (no direction,
+ * 5%, not exact). */
 const struct metric_rule *metric_rule(const char *metric);
 extern const struct metric_rule metric_rules[];
 

@@ -195,6 +195,19 @@ static void appearance(struct verdict_row *r, const double *va, int na, const do
 		 sa > 0 && sb > 0 ? " (both show it: not judged)" : "");
 }
 
+/* A share row a side lacks where that side profiled the same workload
+ * and users: the function was below the rows' cut there, 0% in each of
+ * its profiled points. How many zeros into v (0: not profiled). */
+static int absent_share(const struct side *s, const struct verdict_row *r, double *v, int cap)
+{
+	struct verdict_row probe = *r;
+	probe.metric = "profile_samples";
+	int n = values_of(s, &probe, v, cap);
+	for (int k = 0; k < n; k++)
+		v[k] = 0;
+	return n;
+}
+
 /* Classify: each row only on one side, exact, too few to test, tested
  * now, or deferred until its metric's drift is known. */
 static int classify(struct work *w)
@@ -206,6 +219,12 @@ static int classify(struct work *w)
 		const struct metric_rule *rule = metric_rule(r->metric);
 		int na = r->na ? values_of(w->a, r, va, MAX_VALUES) : 0;
 		int nb = r->nb ? values_of(w->b, r, vb, MAX_VALUES) : 0;
+		if (na < 0 || nb < 0)
+			return -1;
+		if (rule->points && !na)
+			na = absent_share(w->a, r, va, MAX_VALUES);
+		else if (rule->points && !nb)
+			nb = absent_share(w->b, r, vb, MAX_VALUES);
 		if (na < 0 || nb < 0)
 			return -1;
 		r->na = na;
@@ -306,7 +325,9 @@ static void decide(const struct work *w, const double *q)
 		struct verdict_row *r = &w->out->rows[w->tested[k]];
 		const struct metric_rule *rule = metric_rule(r->metric);
 		r->q = q[k];
-		double effect = r->median_a != 0 ? fabs(r->shift) / fabs(r->median_a) : (r->shift != 0 ? INFINITY : 0);
+		double effect = rule->points	   ? fabs(r->shift) /* percentage points */
+				: r->median_a != 0 ? fabs(r->shift) / fabs(r->median_a)
+						   : (r->shift != 0 ? INFINITY : 0);
 		bool excludes0 = r->lo > 0 || r->hi < 0;
 		const struct drift *d = rule->drifts ? drift_of(w->out, r->metric) : NULL;
 		char against[64] = "";

@@ -3,6 +3,7 @@
 #include "metrics.h"
 #include "util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,52 @@
  * ones and the rest: what a reader must see comes first. */
 static const enum verdict_kind order[] = { V_REGRESSION, V_NOT_CONFIRMED, V_IMPROVEMENT, V_CHANGED,
 					   V_ONLY_A,     V_ONLY_B,        V_TOO_FEW,     V_SAME };
+
+bool verdict_is_share(const struct verdict_row *r)
+{
+	return !strncmp(r->metric, "profile.", 8);
+}
+
+static double moved(const struct verdict_row *r)
+{
+	return fabs(r->median_b - r->median_a);
+}
+
+int verdicts_top_movers(const struct comparison *c, int *idx, int max)
+{
+	int n = 0;
+	for (int i = 0; i < c->n; i++) {
+		const struct verdict_row *r = &c->rows[i];
+		if (strncmp(r->metric, "profile.children.", 17) || !r->na || !r->nb)
+			continue;
+		int k = n < max ? n++ : max - 1; /* insertion: the list is short */
+		if (k == max - 1 && n == max && moved(r) <= moved(&c->rows[idx[k]]))
+			continue;
+		while (k > 0 && moved(&c->rows[idx[k - 1]]) < moved(r)) {
+			idx[k] = idx[k - 1];
+			k--;
+		}
+		idx[k] = i;
+	}
+	return n;
+}
+
+/* The top movers on a terminal, under the table. */
+static void print_movers(const struct comparison *c)
+{
+	int idx[8], n = verdicts_top_movers(c, idx, 8);
+	if (!n)
+		return;
+	printf("\nwhere the time went (children share of the sampled busy time, B against A):\n");
+	for (int k = 0; k < n; k++) {
+		const struct verdict_row *r = &c->rows[idx[k]];
+		char wl[128], fn[128];
+		term_safe_copy(wl, sizeof(wl), r->workload);
+		term_safe_copy(fn, sizeof(fn), r->metric + 17);
+		printf("  %-40s %5.1f%% -> %5.1f%% (%+.1f pp)  %s, %s at %ld users\n", fn, r->median_a, r->median_b,
+		       r->median_b - r->median_a, verdict_name(r->kind), wl, r->users);
+	}
+}
 
 void change_text(char *buf, size_t len, const struct verdict_row *r)
 {
@@ -86,7 +133,7 @@ static void print_rows(const struct comparison *c, const struct side *a, const s
 	int w = 10, shown = 0;
 	for (size_t o = 0; o < nkinds; o++)
 		for (int i = 0; i < c->n; i++) {
-			if (c->rows[i].kind != kinds[o])
+			if (c->rows[i].kind != kinds[o] || verdict_is_share(&c->rows[i]))
 				continue;
 			int l = (int)strlen(c->rows[i].workload);
 			w = l > w ? (l < 56 ? l : 56) : w;
@@ -98,7 +145,7 @@ static void print_rows(const struct comparison *c, const struct side *a, const s
 	for (size_t o = 0; o < nkinds; o++)
 		for (int i = 0; i < c->n; i++) {
 			const struct verdict_row *r = &c->rows[i];
-			if (r->kind != kinds[o])
+			if (r->kind != kinds[o] || verdict_is_share(r))
 				continue;
 			char va[24], vb[24], ch[24];
 			fmt_value(va, sizeof(va), r->median_a, r->na);
@@ -117,6 +164,7 @@ static void print_rows(const struct comparison *c, const struct side *a, const s
 	if (c->counts[V_NOT_CONFIRMED])
 		printf(", %d not confirmed", c->counts[V_NOT_CONFIRMED]);
 	printf("\n");
+	print_movers(c);
 }
 
 void verdicts_print(const struct comparison *c, const struct side *a, const struct side *b)
@@ -187,7 +235,7 @@ static void junit_suite(FILE *f, const struct comparison *c, const struct side *
 	}
 	int compared = 0, control = c->expect[0] != 0;
 	for (int i = 0; i < c->n; i++)
-		compared += c->rows[i].kind != V_ONLY_A && c->rows[i].kind != V_ONLY_B;
+		compared += c->rows[i].kind != V_ONLY_A && c->rows[i].kind != V_ONLY_B && !verdict_is_share(&c->rows[i]);
 	fputs("<testsuite name=\"", f);
 	if (control)
 		fputs("positive control: ", f);
@@ -210,7 +258,7 @@ static void junit_suite(FILE *f, const struct comparison *c, const struct side *
 	}
 	for (int i = 0; i < c->n; i++) {
 		const struct verdict_row *r = &c->rows[i];
-		if (r->kind == V_ONLY_A || r->kind == V_ONLY_B)
+		if (r->kind == V_ONLY_A || r->kind == V_ONLY_B || verdict_is_share(r))
 			continue;
 		char text[600];
 		row_text(text, sizeof(text), r);
@@ -250,7 +298,8 @@ int verdicts_junit_n(const char *path, int n, const struct comparison *c, const 
 	int tests = 0, failures = 0;
 	for (int k = 0; k < n; k++) {
 		for (int i = 0; i < c[k].n; i++)
-			tests += c[k].rows[i].kind != V_ONLY_A && c[k].rows[i].kind != V_ONLY_B;
+			tests += c[k].rows[i].kind != V_ONLY_A && c[k].rows[i].kind != V_ONLY_B &&
+				 !verdict_is_share(&c[k].rows[i]);
 		tests += c[k].unjudged[0] || c[k].expect[0];
 		failures += comparison_failures(&c[k]);
 	}
@@ -311,6 +360,26 @@ static void markdown_reports(FILE *f, const struct comparison *c)
 	}
 }
 
+static void markdown_movers(FILE *f, const struct comparison *c)
+{
+	int idx[8], n = verdicts_top_movers(c, idx, 8);
+	if (!n)
+		return;
+	fputs("Where the time went (children share of the sampled busy time):\n\n| function | workload | users | A | B "
+	      "| move | verdict |\n| --- | --- | ---: | ---: | ---: | ---: | --- |\n",
+	      f);
+	for (int k = 0; k < n; k++) {
+		const struct verdict_row *r = &c->rows[idx[k]];
+		fputs("| ", f);
+		md_cell(f, r->metric + 17);
+		fputs(" | ", f);
+		md_cell(f, r->workload);
+		fprintf(f, " | %ld | %.1f%% | %.1f%% | %+.1f pp | %s |\n", r->users, r->median_a, r->median_b,
+			r->median_b - r->median_a, verdict_name(r->kind));
+	}
+	fputs("\n", f);
+}
+
 static void markdown_section(FILE *f, const struct comparison *c, const struct side *a, const struct side *b)
 {
 	if (c->unjudged[0]) {
@@ -347,7 +416,7 @@ static void markdown_section(FILE *f, const struct comparison *c, const struct s
 	for (size_t o = 0; o < ARRAY_SIZE(order); o++)
 		for (int i = 0; i < c->n; i++) {
 			const struct verdict_row *r = &c->rows[i];
-			if (r->kind != order[o] || r->kind == V_SAME)
+			if (r->kind != order[o] || r->kind == V_SAME || verdict_is_share(r))
 				continue;
 			fprintf(f, "| %s | ", verdict_name(r->kind));
 			md_cell(f, r->workload);
@@ -361,6 +430,7 @@ static void markdown_section(FILE *f, const struct comparison *c, const struct s
 		}
 	fprintf(f, "\n%d rows the same, %d too few to test, %d only in A, %d only in B.\n\n", c->counts[V_SAME],
 		c->counts[V_TOO_FEW], c->counts[V_ONLY_A], c->counts[V_ONLY_B]);
+	markdown_movers(f, c);
 	markdown_reports(f, c);
 }
 

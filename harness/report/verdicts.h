@@ -19,5 +19,12 @@ int verdicts_markdown(const char *path, const struct comparison *c, const struct
 /* The same for n comparisons in one file (a test suite, or a section, each). */
 int verdicts_junit_n(const char *path, int n, const struct comparison *c, const struct side *a, const struct side *b);
 int verdicts_markdown_n(const char *path, int n, const struct comparison *c, const struct side *a, const struct side *b);
+/* A profile's share row (profile.self.F, profile.children.F): left out
+ * of the tables, which would be hundreds of them, and told as the top
+ * movers instead. */
+bool verdict_is_share(const struct verdict_row *r);
+/* "Where the time went": the rows of children shares that moved most,
+ * largest first, as indexes into c->rows; how many, at most max. */
+int verdicts_top_movers(const struct comparison *c, int *idx, int max);
 
 #endif
