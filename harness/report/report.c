@@ -2,6 +2,7 @@
  * HTML, with the nightly's verdicts at the top when it has them. */
 #include "report.h"
 #include "report_klog.h"
+#include "report_profile.h"
 #include "verdicts.h"
 #include "report_plot.h"
 #include "crossover.h"
@@ -200,6 +201,29 @@ static void html_unavailable(FILE *f, struct db *db, int64_t run)
 	fputs("</table>\n", f);
 }
 
+/* The profile's largest moves, under the verdicts' table. */
+static void html_movers(FILE *f, const struct comparison *c)
+{
+	int idx[12], n = verdicts_top_movers(c, idx, 12);
+	if (!n)
+		return;
+	fputs("<h3>Where the time went</h3>\n<p>The children share of each function (the sampled busy time with "
+	      "it on the stack), B against A, the largest moves first; the flame graphs are below.</p>\n"
+	      "<table><tr><th>function</th><th>workload</th><th>users</th><th>A</th><th>B</th><th>move</th>"
+	      "<th>verdict</th></tr>\n",
+	      f);
+	for (int k = 0; k < n; k++) {
+		const struct verdict_row *r = &c->rows[idx[k]];
+		fputs("<tr><td>", f);
+		html_write_escaped(f, r->metric + 17);
+		fputs("</td><td>", f);
+		html_write_escaped(f, r->workload);
+		fprintf(f, "</td><td>%ld</td><td>%.1f%%</td><td>%.1f%%</td><td>%+.1f pp</td><td>%s</td></tr>\n", r->users,
+			r->median_a, r->median_b, r->median_b - r->median_a, verdict_name(r->kind));
+	}
+	fputs("</table>\n", f);
+}
+
 /* The verdicts of the nightly: what got worse first, then better, then
  * what changed; a count of the rest. */
 static void html_verdicts(FILE *f, const struct comparison *c, const struct side *a, const struct side *b, int n)
@@ -248,7 +272,7 @@ static void html_verdicts(FILE *f, const struct comparison *c, const struct side
 		for (size_t o = 0; o < ARRAY_SIZE(shown); o++)
 			for (int i = 0; i < c[k].n; i++) {
 				const struct verdict_row *r = &c[k].rows[i];
-				if (r->kind != shown[o])
+				if (r->kind != shown[o] || verdict_is_share(r))
 					continue;
 				fprintf(f, "<tr class=\"%s\"><td>%s</td><td>", r->kind == V_REGRESSION ? "bad" : "",
 					verdict_name(r->kind));
@@ -263,6 +287,7 @@ static void html_verdicts(FILE *f, const struct comparison *c, const struct side
 			}
 		fprintf(f, "</table>\n<p>%d rows the same, %d too few repetitions to test.</p>\n", c[k].counts[V_SAME],
 			c[k].counts[V_TOO_FEW]);
+		html_movers(f, &c[k]);
 		html_verdict_reports(f, &c[k]);
 	}
 }
@@ -379,12 +404,14 @@ int report_generate_verdicts(struct db *db, int64_t run, const char *dir, char *
 		      f);
 	}
 	html_verdicts(f, cmp, sa, sb, ncmp);
+	html_profile_diff(f, cmp, sa, sb, ncmp, adir);
 	html_kernel_errors(f, db, run);
 	if (replay)
 		html_replay_counts(f, db, run);
 	else
 		html_figures(f, fig);
 	html_crossover(f, db, run);
+	html_profile(f, db, run, adir);
 	if (!replay)
 		html_points(f, db, run);
 	html_unavailable(f, db, run);
