@@ -26,6 +26,7 @@ static char *engine_map(const struct wl_ctx *ctx, size_t len)
 	unsigned long addr = t->next_addr;
 	t->next_addr += pages + 1; /* a gap: no merge with the last mapping */
 	int rc = do_mmap(&m->e, t->mm, addr, pages, VM_READ | VM_WRITE);
+	sim_prof_op(m, "entry_SYSCALL_64;do_mmap", "anon_vma_prepare");
 	vt_account(m, 0, false, m->mp.lock_ns);
 	if (rc) {
 		errno = -rc;
@@ -39,6 +40,7 @@ static void engine_unmap(const struct wl_ctx *ctx, char *p, size_t len)
 	struct machine *m = M(ctx);
 	unsigned long pages = (len + ctx->page_size - 1) / ctx->page_size;
 	do_munmap(&m->e, m->cur->mm, page_of(ctx, p), pages);
+	sim_prof_op(m, "entry_SYSCALL_64;do_munmap", "unlink_anon_vmas");
 	vt_account(m, 0, false, m->mp.lock_ns);
 	vt_yield(m);
 }
@@ -55,6 +57,11 @@ static void fault(struct machine *m, unsigned long addr, bool write)
 	bool swapped = pte && pte->swap, major = swapped && pte->page->mapcount == 0;
 	handle_mm_fault(&m->e, m->cur->mm, addr, write);
 	double cpu = (swapped ? m->mp.swapin_ns : m->mp.fault_ns) * m->scale;
+	sim_prof_op(m,
+		    swapped ? "page_fault;handle_mm_fault;do_swap_page"
+		    : write ? "page_fault;handle_mm_fault;do_wp_page"
+			    : "page_fault;handle_mm_fault;do_anonymous_page",
+		    "anon_vma_prepare");
 	vt_account(m, cpu, false, m->mp.lock_ns);
 	if (major) {
 		m->major_faults++;
@@ -106,6 +113,7 @@ static int engine_fork_child(const struct wl_ctx *ctx, void (*fn)(const struct w
 	reclaim_before_alloc(m);
 	double cost = m->mp.fork_ns + m->mp.fork_vma_ns * parent->nr_vmas;
 	struct mm_struct *child = dup_mm(&m->e, parent);
+	sim_prof_op(m, "entry_SYSCALL_64;do_fork;dup_mm", "anon_vma_fork");
 	vt_account(m, cost, false, m->mp.lock_ns);
 	if (!child)
 		return ENOMEM;
@@ -118,6 +126,7 @@ static int engine_fork_child(const struct wl_ctx *ctx, void (*fn)(const struct w
 	t->next_addr = next;
 	exit_mmap(&m->e, child);
 	m->nproc--;
+	sim_prof_op(m, "entry_SYSCALL_64;do_exit;exit_mmap", "unlink_anon_vmas");
 	vt_account(m, m->mp.exit_ns, false, m->mp.lock_ns);
 	vt_yield(m);
 	return 0;
@@ -142,6 +151,7 @@ static void engine_file_read(const struct wl_ctx *ctx, size_t off, size_t len)
 		double hit = m->file_kib > 0 ? m->cache_kib / m->file_kib : 1;
 		m->file_pages_read += (uint64_t)m->scale;
 		if ((double)(wl_rand(&m->rnd) % 1000000) / 1e6 < hit) {
+			sim_prof_op(m, "entry_SYSCALL_64;generic_file_aio_read", NULL);
 			vt_account(m, m->mp.copy_ns * m->scale, false, 0);
 			vt_yield(m);
 			continue;
@@ -149,6 +159,7 @@ static void engine_file_read(const struct wl_ctx *ctx, size_t off, size_t len)
 		reclaim_before_alloc(m);
 		m->cache_kib += m->mp.page_kib;
 		m->file_misses += (uint64_t)m->scale;
+		sim_prof_op(m, "entry_SYSCALL_64;generic_file_aio_read", NULL);
 		vt_account(m, m->mp.copy_ns * m->scale, false, 0);
 		vt_io_wait(m, vt_swap_read(m, m->cur->ready));
 		vt_yield(m);

@@ -23,6 +23,17 @@ void filler_step(struct machine *m)
 	vt_push(m, &m->filler);
 }
 
+/* congestion_wait(BLK_RW_ASYNC, HZ/10): a reclaimer's nap, on its own
+ * stack in the profile */
+static void congestion_wait(struct machine *m)
+{
+	sim_prof_op(m,
+		    m->cur == &m->kswapd ? "kswapd;balance_pgdat;congestion_wait"
+					 : "__alloc_pages_nodemask;try_to_free_pages;congestion_wait",
+		    NULL);
+	vt_io_wait(m, m->cur->ready + CONGESTION_WAIT_NS);
+}
+
 void reclaim_wake_kswapd(struct machine *m)
 {
 	if (m->kswapd_awake || m->untimed)
@@ -76,7 +87,7 @@ void kswapd_step(struct machine *m)
 		m->kswapd_priority = DEF_PRIORITY;
 	} else {
 		if (m->kswapd_pass_scanned && m->kswapd_priority < DEF_PRIORITY - 2)
-			vt_io_wait(m, m->cur->ready + CONGESTION_WAIT_NS);
+			congestion_wait(m);
 		if (m->kswapd_priority > 0)
 			m->kswapd_priority--;
 	}
@@ -108,7 +119,7 @@ static double try_to_free_pages(struct machine *m)
 		if (freed * m->scale >= SWAP_CLUSTER_MAX)
 			break;
 		if (scanned && priority < DEF_PRIORITY - 2) /* "take a nap" */
-			vt_io_wait(m, m->cur->ready + CONGESTION_WAIT_NS);
+			congestion_wait(m);
 	}
 	return freed;
 }
@@ -134,6 +145,6 @@ void reclaim_before_alloc(struct machine *m)
 		}
 		m->allocstall++;
 		if (!try_to_free_pages(m) && vt_free_kib(m) < m->min_kib) /* others may have freed meanwhile */
-			vt_io_wait(m, m->cur->ready + CONGESTION_WAIT_NS);
+			congestion_wait(m);
 	}
 }

@@ -73,6 +73,8 @@ struct shrink_plan {
 	bool tail_set, active;
 };
 
+#define SIM_PROF_STACKS 96
+
 struct machine {
 	struct sim_params mp;
 	struct engine e;
@@ -114,9 +116,27 @@ struct machine {
 	uint64_t contentions, acquisitions, pswpin, pswpout, pgscan, pgsteal, allocstall, kswapd_wakeups;
 	uint64_t major_faults, minor_faults, cache_evicted, overcommits;
 	bool overrun;            /* a task passed max_virtual_s */
+	/* sim_profile: the operation under way as the modelled kernel's
+	 * stack, and the function its lock holds are charged to (profile.c) */
+	char prof_op[160];
+	const char *prof_hold;
+	struct sim_prof {
+		char stack[200];
+		double ns;
+	} prof[SIM_PROF_STACKS];
+	int nprof;
 	bool census_done;
 	uint64_t census_walks, census_vmas, census_pages;
 };
+
+/* profile.c (sim_profile=1): the operation the current task starts, as
+ * the modelled kernel's functions from the entry ("page_fault;
+ * handle_mm_fault;do_wp_page"), and the function its anon_vma lock holds
+ * are charged to; then ns of it with leaf under it (NULL: the operation's
+ * own CPU), and the stacks reported as "info sim_profile_N NS STACK". */
+void sim_prof_op(struct machine *m, const char *op, const char *hold);
+void sim_prof_add(struct machine *m, const char *leaf, double ns);
+void sim_prof_report(const struct machine *m);
 
 /* vtime.c: the current task runs cpu_ns on a CPU (user or system time),
  * then each lock the operation took, held hold_ns per acquisition: it

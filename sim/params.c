@@ -43,6 +43,7 @@ static const struct sdesc {
 	SD(slice_ms, slice_ms, 0, 1e4, 0),        /* CFS's slice under load; 0: 2.6.33's, 1 ms x (1 + log2 CPUs) */
 	SD(census, census, 0, 2, 1),              /* 1: walk every page once, as engine walkcost does; 2: at the peak */
 	SD(walk_scale, walk_scale, 0, 1e3, 0),    /* the VMAs' part of each walk's cost, times this */
+	SD(profile, profile, 0, 1, 1),            /* 1: where every virtual ns went (sim/profile.c) */
 #undef SD
 };
 

@@ -18,10 +18,20 @@
 #include "machine.h"
 
 #include <math.h>
+#include <stdio.h>
 
 
 /* The walk's cost: its own part, and what a walk over as many VMAs cost
  * the kernel calibrate-walk measured (or sim_vma_ns each), per 4 KiB page. */
+/* The reclaimer's stack down to what it does now (sim_profile). */
+static void reclaim_op(struct machine *m, const char *what, const char *hold)
+{
+	char op[160];
+	snprintf(op, sizeof(op), "%s;shrink_zone;%s",
+		 m->cur == &m->kswapd ? "kswapd;balance_pgdat" : "__alloc_pages_nodemask;try_to_free_pages", what);
+	sim_prof_op(m, op, hold);
+}
+
 static double walk_hold(const struct machine *m, uint64_t vmas_before)
 {
 	double v = (double)(m->e.ws.vmas_visited - vmas_before);
@@ -80,6 +90,7 @@ static void age_one(struct machine *m, int z)
 		return;
 	uint64_t v = m->e.ws.vmas_visited;
 	int referenced = page_referenced(&m->e, page);
+	reclaim_op(m, "shrink_active_list;page_referenced", "page_referenced_one");
 	vt_account(m, m->mp.scan_ns * m->scale, false, walk_hold(m, v));
 	zn->recent_scanned[0] += m->scale;
 	if (referenced)
@@ -103,6 +114,7 @@ static int shrink_one(struct machine *m, int z)
 	m->pgscan += (uint64_t)m->scale;
 	uint64_t v = e->ws.vmas_visited;
 	int referenced = page_referenced(e, page);
+	reclaim_op(m, "shrink_page_list;page_referenced", "page_referenced_one");
 	vt_account(m, m->mp.scan_ns * m->scale, false, walk_hold(m, v));
 	zn->recent_scanned[0] += m->scale;
 	if (referenced) {
@@ -114,6 +126,7 @@ static int shrink_one(struct machine *m, int z)
 	}
 	v = e->ws.vmas_visited;
 	bool unmapped = try_to_unmap(e, page);
+	reclaim_op(m, "shrink_page_list;try_to_unmap", "try_to_unmap_one");
 	vt_account(m, m->mp.pageout_ns * m->scale, false, walk_hold(m, v));
 	if (!unmapped)
 		return 0;
@@ -122,8 +135,10 @@ static int shrink_one(struct machine *m, int z)
 	m->pswpout += (uint64_t)m->scale;
 	vt_swap_write(m, m->cur->ready);
 	double backlog = m->dev_free_at - m->cur->ready, congested = m->mp.congestion_ms * 1e6;
-	if (backlog > congested) /* the queue is full: wait for it to drain below the mark */
+	if (backlog > congested) { /* the queue is full: wait for it to drain below the mark */
+		reclaim_op(m, "shrink_page_list;pageout", NULL);
 		vt_io_wait(m, m->dev_free_at - congested);
+	}
 	return 1;
 }
 
@@ -185,6 +200,7 @@ static int evict_cache(struct machine *m, int z)
 	m->cache_evicted += (uint64_t)m->scale;
 	m->pgscan += (uint64_t)m->scale;
 	m->pgsteal += (uint64_t)m->scale;
+	reclaim_op(m, "shrink_inactive_list", NULL);
 	vt_account(m, m->mp.scan_ns * m->scale, false, 0);
 	return 1;
 }

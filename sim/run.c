@@ -29,6 +29,7 @@ static void user_body(void *arg)
 	int err = m->w->user(&m->ctx, t->id, slot);
 	exit_mmap(&m->e, t->mm);
 	m->nproc--;
+	sim_prof_op(m, "entry_SYSCALL_64;do_exit;exit_mmap", "unlink_anon_vmas");
 	vt_account(m, m->mp.exit_ns, false, m->mp.lock_ns);
 	slot->wall_s = t->ready / 1e9;
 	slot->user_s = t->user_ns / 1e9;
@@ -136,6 +137,7 @@ static void report(struct machine *m, double end_ns, double real_s)
 	}
 	report_timeline(m, end_ns);
 	wl_metric("sys_s", m->sys_ns / 1e9, "s");
+	sim_prof_report(m);
 	wl_metric("user_s", m->user_ns / 1e9, "s");
 	/* the host's figure counts every kernel lock; the model has one */
 	wl_unavailable("lock_contentions", "the engine models the anon_vma lock alone: lockstat_anon_vma_contentions");

@@ -40,6 +40,7 @@ struct sim_params {
 				 * 2: at the most pages mapped (within 2%), as `rmapbench replay` counts */
 	struct walk_curve walk_curve; /* measured walk costs; when set, sim_vma_ns is not used */
 	double walk_scale;      /* the VMAs' part of a walk's cost, times this (sensitivity) */
+	long profile;           /* 1: where every virtual ns went, as folded stacks (sim/profile.c) */
 };
 
 void sim_params_default(struct sim_params *p);

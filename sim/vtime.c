@@ -143,6 +143,7 @@ void vt_account(struct machine *m, double cpu_ns, bool user, double hold_ns)
 	double on = t->ready > m->cpu_free[c] ? t->ready : m->cpu_free[c]; /* on its CPU since */
 	double x = on + cpu_ns, sys_from = user ? x : on;
 	charge(m, cpu_ns, user);
+	sim_prof_add(m, user ? "[user]" : NULL, cpu_ns);
 	for (int i = 0; i < nlocks; i++) {
 		struct lock_taken *lt = &m->locks[i];
 		struct engine_lock *l = lt->l;
@@ -154,6 +155,11 @@ void vt_account(struct machine *m, double cpu_ns, bool user, double hold_ns)
 			if (avail > x) {
 				m->contentions++;
 				m->lock_wait_ns += avail - x;
+				sim_prof_add(m,
+					     !m->lock_sleeps  ? "_spin_lock"
+					     : lt->shared     ? "rwsem_down_read_slowpath"
+							      : "rwsem_down_write_slowpath",
+					     avail - x);
 				if (m->lock_sleeps) { /* the CPU goes to others meanwhile */
 					tl_add(&m->tl, TL_BUSY, on, x);
 					tl_add(&m->tl, TL_SYS, sys_from, x);
@@ -169,6 +175,7 @@ void vt_account(struct machine *m, double cpu_ns, bool user, double hold_ns)
 			}
 			x += hold_ns;
 			charge(m, hold_ns, false);
+			sim_prof_add(m, m->prof_hold ? m->prof_hold : "anon_vma_lock", hold_ns);
 			if (lt->shared) {
 				if (x > l->vt_read_free)
 					l->vt_read_free = x;
@@ -191,6 +198,7 @@ void vt_io_wait(struct machine *m, double until)
 	if (m->untimed || until <= m->cur->ready)
 		return;
 	tl_add(&m->tl, TL_IOWAIT, m->cur->ready, until);
+	sim_prof_add(m, "io_schedule", until - m->cur->ready);
 	m->cur->ready = until;
 	m->cur->slice_end = 0; /* it slept: back in the queue when it wakes */
 }

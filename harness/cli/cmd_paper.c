@@ -76,6 +76,7 @@ int cmd_paper(int argc, char **argv, const char *db_path)
 		paper_print_json(res.rows, o.designs, o.nd);
 	} else {
 		paper_print_table(res.rows, o.designs, o.nd);
+		paper_print_split(res.rows, o.designs, o.nd);
 		if (o.calibrate && res.reference[0])
 			paper_print_shift(res.rows, res.ref, o.designs, o.nd, res.reference);
 	}

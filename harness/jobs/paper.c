@@ -15,6 +15,31 @@ const char *const paper_designs[PAPER_NDESIGNS] = { "legacy", "avc", "modern" };
 const char *const paper_shares[PAPER_NSHARES] = { "sys_pct", "iowait_pct", "lock_wait_pct", "sys_pct_1s_median",
 						  "iowait_pct_1s_median" };
 
+static double mean_at(struct db *db, int64_t run, const char *workload, long users, const char *metric);
+
+/* The profile's leaves at the crossing point: each split the sum of its
+ * functions' children shares (a stack holds one leaf). */
+static void split_at(struct db *db, struct paper_row *r)
+{
+	static const char *const leaves[PAPER_NSPLIT][3] = {
+		[SPLIT_SPIN] = { "_spin_lock" },
+		[SPLIT_WALK] = { "page_referenced_one", "try_to_unmap_one" },
+		[SPLIT_USER] = { "[user]" },
+		[SPLIT_IO] = { "io_schedule" },
+		[SPLIT_SLEEP] = { "rwsem_down_read_slowpath", "rwsem_down_write_slowpath" },
+	};
+	bool any = r->found && mean_at(db, r->run, r->x.workload, r->users, "profile_samples") > 0;
+	for (int s = 0; s < PAPER_NSPLIT; s++) {
+		r->split[s] = any ? 0 : 0.0 / 0.0;
+		for (int k = 0; any && k < 3 && leaves[s][k]; k++) {
+			char metric[96];
+			snprintf(metric, sizeof(metric), "profile.children.%s", leaves[s][k]);
+			double v = mean_at(db, r->run, r->x.workload, r->users, metric);
+			r->split[s] += v == v ? v : 0; /* below the rows' cut: 0 */
+		}
+	}
+}
+
 static double mean_at(struct db *db, int64_t run, const char *workload, long users, const char *metric)
 {
 	double v[64];
@@ -56,6 +81,7 @@ static int run_designs(const char *cfgpath, const char **sets, int nsets, const 
 		r->users = r->found ? crossover_nearest_point(&r->x) : 0;
 		for (size_t s = 0; s < PAPER_NSHARES; s++)
 			r->share[s] = r->found ? mean_at(db, r->run, r->x.workload, r->users, paper_shares[s]) : 0.0 / 0.0;
+		split_at(db, r);
 	}
 	return 0;
 }

@@ -22,12 +22,20 @@ extern const char *const paper_designs[PAPER_NDESIGNS];
  * tail averaged in one point hide both) */
 extern const char *const paper_shares[PAPER_NSHARES];
 
+/* With profile = 1: where the simulated time went at that point, from
+ * the simulator's profile rows (children shares of all task time): the
+ * spin for the anon_vma lock, the rmap walks under it, user CPU, the
+ * disk's wait and sleeping for the lock; NaN when not profiled. */
+#define PAPER_NSPLIT 5
+enum { SPLIT_SPIN, SPLIT_WALK, SPLIT_USER, SPLIT_IO, SPLIT_SLEEP };
+
 struct paper_row {
 	int64_t run;
 	struct crossover x;
 	int found;
 	long users;                     /* the measured point nearest the crossing */
 	double share[PAPER_NSHARES];    /* paper_shares there; NaN when not measured */
+	double split[PAPER_NSPLIT];     /* percent of all task time */
 };
 
 struct paper_opts {
@@ -52,6 +60,8 @@ int paper_run(const struct paper_opts *o, struct db *db, struct paper_result *re
 /* paper_print.c */
 void paper_print_table(const struct paper_row *rows, const char *const *designs, int nd);
 void paper_print_json(const struct paper_row *rows, const char *const *designs, int nd);
+/* profile = 1: each design's time at its crossing point, split */
+void paper_print_split(const struct paper_row *rows, const char *const *designs, int nd);
 /* --calibrate: this host's crossings beside the reference's */
 void paper_print_shift(const struct paper_row *host, const struct paper_row *ref, const char *const *designs, int nd,
 		       const char *reference);

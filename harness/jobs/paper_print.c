@@ -3,6 +3,7 @@
 #include "paper.h"
 #include "escape.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,6 +35,27 @@ void paper_print_table(const struct paper_row *rows, const char *const *designs,
 		printf("ratio legacy/avc %.2f (2010: 0.33)\n", paper_crossed_at(&rows[0]) / paper_crossed_at(&rows[1]));
 }
 
+void paper_print_split(const struct paper_row *rows, const char *const *designs, int nd)
+{
+	bool any = false;
+	for (int d = 0; d < nd; d++)
+		any |= rows[d].split[SPLIT_SPIN] == rows[d].split[SPLIT_SPIN];
+	if (!any)
+		return;
+	printf("\nwhere the time went at each crossing point (the simulator's profile, every task's time):\n");
+	printf("%-8s %8s %8s %8s %8s %8s   %s\n", "design", "spin%", "walk%", "user%", "io%", "sleep%",
+	       "spin + walk of system time");
+	for (int d = 0; d < nd; d++) {
+		const double *s = rows[d].split;
+		if (s[SPLIT_SPIN] != s[SPLIT_SPIN])
+			continue;
+		double sys = 100 - s[SPLIT_USER] - s[SPLIT_IO] - s[SPLIT_SLEEP];
+		printf("%-8s %8.1f %8.1f %8.1f %8.1f %8.1f   %.1f%%\n", designs[d], s[SPLIT_SPIN], s[SPLIT_WALK],
+		       s[SPLIT_USER], s[SPLIT_IO], s[SPLIT_SLEEP],
+		       sys > 0 ? 100 * (s[SPLIT_SPIN] + s[SPLIT_WALK]) / sys : 0);
+	}
+}
+
 void paper_print_json(const struct paper_row *r, const char *const *designs, int nd)
 {
 	printf("{");
@@ -54,6 +76,10 @@ void paper_print_json(const struct paper_row *r, const char *const *designs, int
 			else
 				printf(": null");
 		}
+		static const char *const split_names[PAPER_NSPLIT] = { "spin_pct", "walk_pct", "user_pct", "io_wait_pct",
+								       "lock_sleep_pct" };
+		for (int s = 0; s < PAPER_NSPLIT && r[d].split[0] == r[d].split[0]; s++)
+			printf(", \"profile_%s\": %.3f", split_names[s], r[d].split[s]);
 		printf("}");
 	}
 	printf("}\n");

@@ -8,6 +8,8 @@
 #include "config.h"
 #include "db.h"
 #include "external.h"
+#include "folded.h"
+#include "profile.h"
 #include "point.h"
 #include "target.h"
 #include "workload.h"
@@ -144,7 +146,32 @@ static void engine_plan(const struct point_env *env, const struct point_spec *ps
 	const char *seed = config_param(cfg, "seed");
 	unsigned long base = seed ? strtoul(seed, NULL, 10) : 1;
 	point_cmd_add(c, "seed=%lu", base + (unsigned long)ps->repetition - 1);
+	if (cfg->profile)
+		point_cmd_add(c, "sim_profile=1");
 	point_cmd_params(c, cfg, seed_key);
+}
+
+/* The simulator's profile ("sim_profile_N NS STACK" attributes) as the
+ * profile collector's rows and stacks: one set of rows for every target,
+ * in percent of the point's virtual task time. */
+static void engine_profile(struct sample_set *ss)
+{
+	struct folded f = { 0 };
+	for (size_t i = 0; i < ss->nattrs; i++) {
+		if (strncmp(ss->attrs[i].key, "sim_profile_", 12))
+			continue;
+		char line[sizeof(ss->attrs[i].value) + 8];
+		const char *v = ss->attrs[i].value, *sp = strchr(v, ' ');
+		if (sp) /* "NS STACK" to folded's "STACK NS" */
+			snprintf(line, sizeof(line), "%s %.*s", sp + 1, (int)(sp - v), v);
+		if (!sp || folded_add_line(&f, line) < 0)
+			ss_attr(ss, "profile_bad_line", "%.100s", v);
+	}
+	if (f.total > 0) {
+		profile_rows(ss, &f);
+		ss_attr(ss, "profile_event", "the simulator's virtual time, every task's, on and off CPU");
+	}
+	folded_free(&f);
 }
 
 /* the simulator reports its machine's figures: the host's collectors
@@ -154,6 +181,8 @@ static int engine_run(const struct point_env *env, const struct point_spec *ps, 
 {
 	const struct engine_walk *w = env->priv;
 	int rc = point_run(env, ps, engine_plan, false, out);
+	if (env->cfg->profile)
+		engine_profile(&out->ss);
 	if (w->source[0])
 		ss_attr(&out->ss, "sim_walk_cost_source", "%s", w->source);
 	return rc;
