@@ -35,35 +35,51 @@ static size_t hash_of(const char *s)
 	return (size_t)rb_fnv1a64(s, strlen(s));
 }
 
-static int grow_hash(struct folded *f)
+/* The entries' names come through name_of, so that the stacks and the
+ * shares are indexed by one piece of code. */
+typedef const char *(*name_of_fn)(const void *entries, int i);
+
+/* The slot of name: where it is, or the free one where it would go. */
+static size_t ni_slot(const struct folded_index *x, const char *name, name_of_fn name_of, const void *entries)
 {
-	int cap = f->hcap ? 2 * f->hcap : 1024;
+	size_t k = hash_of(name) & (size_t)(x->cap - 1);
+	while (x->slot[k] && strcmp(name_of(entries, x->slot[k] - 1), name))
+		k = (k + 1) & (size_t)(x->cap - 1);
+	return k;
+}
+
+/* Room for one more of n entries: the index grown (and rebuilt) when
+ * half full, or rebuilt as it is when the entries moved (force). */
+static int ni_fit(struct folded_index *x, int n, bool force, name_of_fn name_of, const void *entries)
+{
+	if ((n + 1) * 2 <= x->cap && !force)
+		return 0;
+	int cap = x->cap ? ((n + 1) * 2 > x->cap ? 2 * x->cap : x->cap) : 1024;
 	int *h = calloc((size_t)cap, sizeof(int));
 	if (!h)
 		return -1;
-	for (int i = 0; i < f->n; i++) {
-		size_t k = hash_of(f->v[i].frames) & (size_t)(cap - 1);
-		while (h[k])
-			k = (k + 1) & (size_t)(cap - 1);
-		h[k] = i + 1;
-	}
-	free(f->hash);
-	f->hash = h;
-	f->hcap = cap;
+	free(x->slot);
+	x->slot = h;
+	x->cap = cap;
+	for (int i = 0; i < n; i++)
+		x->slot[ni_slot(x, name_of(entries, i), name_of, entries)] = i + 1;
 	return 0;
+}
+
+static const char *stack_name(const void *v, int i)
+{
+	return ((const struct folded_stack *)v)[i].frames;
 }
 
 /* count more of the joined stack s (already safe): 0 or -1 full */
 static int add_joined(struct folded *f, const char *s, double count)
 {
-	if ((f->n + 1) * 2 > f->hcap && grow_hash(f) < 0)
+	if (ni_fit(&f->index, f->n, false, stack_name, f->v) < 0)
 		return -1;
-	size_t k = hash_of(s) & (size_t)(f->hcap - 1);
-	while (f->hash[k] && strcmp(f->v[f->hash[k] - 1].frames, s))
-		k = (k + 1) & (size_t)(f->hcap - 1);
+	size_t k = ni_slot(&f->index, s, stack_name, f->v);
 	f->total += count;
-	if (f->hash[k]) {
-		f->v[f->hash[k] - 1].count += count;
+	if (f->index.slot[k]) {
+		f->v[f->index.slot[k] - 1].count += count;
 		return 0;
 	}
 	if (f->n == FOLDED_MAX_STACKS) {
@@ -82,7 +98,7 @@ static int add_joined(struct folded *f, const char *s, double count)
 	if (!copy)
 		abort();
 	f->v[f->n] = (struct folded_stack){ copy, count };
-	f->hash[k] = ++f->n;
+	f->index.slot[k] = ++f->n;
 	return 0;
 }
 
@@ -187,14 +203,8 @@ void folded_sort(struct folded *f)
 {
 	if (f->n)
 		qsort(f->v, (size_t)f->n, sizeof(*f->v), by_count);
-	if (f->hcap) /* the order moved: index again */
-		memset(f->hash, 0, (size_t)f->hcap * sizeof(int));
-	for (int i = 0; i < f->n; i++) {
-		size_t k = hash_of(f->v[i].frames) & (size_t)(f->hcap - 1);
-		while (f->hash[k])
-			k = (k + 1) & (size_t)(f->hcap - 1);
-		f->hash[k] = i + 1;
-	}
+	if (f->index.cap && ni_fit(&f->index, f->n, true, stack_name, f->v) < 0) /* the order moved */
+		abort();
 }
 
 int folded_write(const struct folded *f, const char *path)
@@ -212,39 +222,29 @@ void folded_free(struct folded *f)
 	for (int i = 0; i < f->n; i++)
 		free(f->v[i].frames);
 	free(f->v);
-	free(f->hash);
+	free(f->index.slot);
 	memset(f, 0, sizeof(*f));
 }
 
 struct share_acc {
 	struct folded_share *v;
 	int n, cap;
-	int *hash, hcap;
+	struct folded_index index;
 };
+
+static const char *share_name(const void *v, int i)
+{
+	return ((const struct folded_share *)v)[i].name;
+}
 
 /* The index of name's share in a, added when new. */
 static int share_of(struct share_acc *a, const char *name)
 {
-	if ((a->n + 1) * 2 > a->hcap) {
-		int cap = a->hcap ? 2 * a->hcap : 1024;
-		int *h = calloc((size_t)cap, sizeof(int));
-		if (!h)
-			abort();
-		for (int i = 0; i < a->n; i++) {
-			size_t k = hash_of(a->v[i].name) & (size_t)(cap - 1);
-			while (h[k])
-				k = (k + 1) & (size_t)(cap - 1);
-			h[k] = i + 1;
-		}
-		free(a->hash);
-		a->hash = h;
-		a->hcap = cap;
-	}
-	size_t k = hash_of(name) & (size_t)(a->hcap - 1);
-	while (a->hash[k] && strcmp(a->v[a->hash[k] - 1].name, name))
-		k = (k + 1) & (size_t)(a->hcap - 1);
-	if (a->hash[k])
-		return a->hash[k] - 1;
+	if (ni_fit(&a->index, a->n, false, share_name, a->v) < 0)
+		abort();
+	size_t k = ni_slot(&a->index, name, share_name, a->v);
+	if (a->index.slot[k])
+		return a->index.slot[k] - 1;
 	if (a->n == a->cap) {
 		a->cap = a->cap ? 2 * a->cap : 256;
 		a->v = realloc(a->v, (size_t)a->cap * sizeof(*a->v));
@@ -254,7 +254,7 @@ static int share_of(struct share_acc *a, const char *name)
 	struct folded_share *s = &a->v[a->n];
 	memset(s, 0, sizeof(*s));
 	snprintf(s->name, sizeof(s->name), "%s", name);
-	a->hash[k] = ++a->n;
+	a->index.slot[k] = ++a->n;
 	return a->n - 1;
 }
 
@@ -289,7 +289,7 @@ int folded_shares(const struct folded *f, struct folded_share **out)
 				a.v[s].self += pct;
 		}
 	}
-	free(a.hash);
+	free(a.index.slot);
 	if (a.n)
 		qsort(a.v, (size_t)a.n, sizeof(*a.v), by_children);
 	*out = a.v;

@@ -21,11 +21,17 @@ struct folded_stack {
 	double count;
 };
 
+/* An open-addressed index of names: slot[k] is an entry's index + 1, or
+ * 0 free (folded.c). */
+struct folded_index {
+	int *slot;
+	int cap;
+};
+
 struct folded {
 	struct folded_stack *v;
 	int n, cap;
-	int *hash; /* index + 1 into v, open addressing */
-	int hcap;
+	struct folded_index index; /* of v by frames */
 	double total, dropped;
 };
 
