@@ -30,9 +30,10 @@ int verdicts_top_movers(const struct comparison *c, int *idx, int max)
 		const struct verdict_row *r = &c->rows[i];
 		if (strncmp(r->metric, "profile.children.", 17) || !r->na || !r->nb)
 			continue;
-		int k = n < max ? n++ : max - 1; /* insertion: the list is short */
-		if (k == max - 1 && n == max && moved(r) <= moved(&c->rows[idx[k]]))
+		/* insertion: the list is short; full, r must beat its last */
+		if (n == max && moved(r) <= moved(&c->rows[idx[max - 1]]))
 			continue;
+		int k = n < max ? n++ : max - 1;
 		while (k > 0 && moved(&c->rows[idx[k - 1]]) < moved(r)) {
 			idx[k] = idx[k - 1];
 			k--;
