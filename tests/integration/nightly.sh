@@ -55,20 +55,22 @@ night --junit "$tmp/aa.xml"
 rc=$?
 [[ $rc == 0 ]] || fail "A/A exited $rc: $(grep -E '^regression|nightly' "$tmp/out" | head -5)"
 grep -q "^nightly: no regression (0 regressions over 3 comparisons" "$tmp/out" || fail "A/A: $(tail -n 3 "$tmp/out")"
-# A machine 2.5x slower for the A/A night's benchmarks is a drift said,
+# A machine 10x slower for the A/A night's benchmarks is a drift said,
 # not 27 regressions; one benchmark slower again is judged against it.
+# (10x, not less: the two nights' own benchmarks differ by up to 2x on a
+# busy machine, so the drift said is anywhere from 4x to 30x.)
 read -r b1 b2 < <(sql "$db" "SELECT group_concat(id, ' ') FROM (SELECT id FROM runs WHERE target = 'bench' ORDER BY id LIMIT 2)")
 [[ -n ${b2:-} ]] || fail "two nights, not two bench runs"
 cp "$db" "$tmp/drift.db"
-sql "$tmp/drift.db" "UPDATE results SET value = value * 2.5 WHERE run_id = $b2 AND metric IN ('real_time', 'cpu_time')"
-"$BIN" --db "$tmp/drift.db" compare "$b1" "$b2" >"$tmp/drift" 2>&1 || fail "a 2.5x slower machine exited $?: $(grep -E '^(regression|drift)' "$tmp/drift" | head -3)"
-grep -qE "^drift: B's real_time ran at x[23]\.[0-9]+ A's in every row alike \(the median of [0-9]+ rows\).*past the floor" "$tmp/drift" ||
+sql "$tmp/drift.db" "UPDATE results SET value = value * 10 WHERE run_id = $b2 AND metric IN ('real_time', 'cpu_time')"
+"$BIN" --db "$tmp/drift.db" compare "$b1" "$b2" >"$tmp/drift" 2>&1 || fail "a 10x slower machine exited $?: $(grep -E '^(regression|drift)' "$tmp/drift" | head -3)"
+grep -qE "^drift: B's real_time ran at x([4-9]|[12][0-9]|30)(\.[0-9]+)? A's in every row alike \(the median of [0-9]+ rows\).*past the floor" "$tmp/drift" ||
 	fail "the drift is not said: $(head -n 3 "$tmp/drift")"
 sql "$tmp/drift.db" "UPDATE results SET value = value * 4 WHERE run_id = $b2 AND metric = 'real_time' AND point_id IN (SELECT id FROM points WHERE run_id = $b2 AND workload LIKE 'engine/page_referenced/%')"
 "$BIN" --db "$tmp/drift.db" compare "$b1" "$b2" >"$tmp/drift" 2>&1
 rc=$?
 [[ $rc == 1 ]] || fail "a benchmark 4x slower than the drift exited $rc, not 1"
-grep -qE "^regression +engine/page_referenced/children:1000 +1000 real_time .*B's drift x[23]\.[0-9]+ taken off" "$tmp/drift" ||
+grep -qE "^regression +engine/page_referenced/children:1000 +1000 real_time .*B's drift x([4-9]|[12][0-9]|30)(\.[0-9]+)? taken off" "$tmp/drift" ||
 	fail "the walk 4x slower than the drift is not a regression: $(grep page_referenced/children:1000 "$tmp/drift" | head -2)"
 night --set variant=legacy --junit "$tmp/ab.xml" --markdown "$tmp/ab.md"
 rc=$?
